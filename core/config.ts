@@ -1,0 +1,157 @@
+import { join } from "node:path";
+import { z } from "zod";
+
+export const APPROVAL_MODES = ["plan", "ask", "auto"] as const;
+export type ApprovalMode = (typeof APPROVAL_MODES)[number];
+
+const stringMap = z.record(z.string(), z.string());
+
+const ProviderSchema = z.strictObject({
+  base_url: z.string().min(1).optional(),
+  api_key: z.string().optional(),
+});
+
+export const MCP_SERVER_NAME = /^[a-zA-Z0-9_-]+$/;
+
+const McpServerSchema = z
+  .strictObject({
+    command: z.string().min(1).optional(),
+    args: z.array(z.string()).optional(),
+    env: stringMap.optional(),
+    cwd: z.string().optional(),
+    url: z.url().optional(),
+    headers: stringMap.optional(),
+    enabled: z.boolean().optional(),
+    connect_timeout_s: z.number().positive().optional(),
+    call_timeout_s: z.number().positive().optional(),
+  })
+  .superRefine((server, ctx) => {
+    if (!server.command === !server.url) {
+      ctx.addIssue({
+        code: "custom",
+        message: "needs exactly one of command (stdio) or url (Streamable HTTP)",
+      });
+    }
+    if (server.url && (server.args || server.env || server.cwd)) {
+      ctx.addIssue({
+        code: "custom",
+        message: "args, env and cwd apply to stdio servers (command), not to url",
+      });
+    }
+    if (server.command && server.headers) {
+      ctx.addIssue({ code: "custom", message: "headers apply to url servers, not to command" });
+    }
+  });
+
+const ApprovalSchema = z.preprocess(
+  (v) => (typeof v === "string" ? { mode: v } : v),
+  z.strictObject({
+    mode: z.enum(APPROVAL_MODES).optional(),
+    allow: z.array(z.string()).optional(),
+    deny: z.array(z.string()).optional(),
+  }),
+);
+
+export const ConfigSchema = z.strictObject({
+  providers: z.record(z.string(), ProviderSchema).optional(),
+  provider: z.string().optional(),
+  model: z.string().optional(),
+  max_steps: z.number().int().positive().optional(),
+  mcp_servers: z.record(z.string(), McpServerSchema).optional(),
+  approval: ApprovalSchema.optional(),
+  features: z.record(z.string(), z.boolean()).optional(),
+  plugins: z.record(z.string(), z.unknown()).optional(),
+}).superRefine((cfg, ctx) => {
+  for (const name of Object.keys(cfg.mcp_servers ?? {})) {
+    if (!MCP_SERVER_NAME.test(name) || name.includes("__")) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["mcp_servers", name],
+        message: "invalid server name: use letters, digits, _ and - without a double underscore",
+      });
+    }
+  }
+  if (cfg.provider && !cfg.providers?.[cfg.provider]) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["provider"],
+      message: `no providers.${cfg.provider} entry is configured`,
+    });
+  }
+});
+
+export type Config = z.output<typeof ConfigSchema>;
+export type McpServerConfig = z.output<typeof McpServerSchema>;
+export type ProviderConfig = z.output<typeof ProviderSchema>;
+
+/** An invalid config file; the message is one line naming the file, the field and the problem. */
+export class ConfigError extends Error {}
+
+/** navi's home directory: `$NAVI_HOME`, else `~/.navi`. */
+export function naviHome(env: { get(key: string): string | undefined } = Deno.env): string {
+  const explicit = env.get("NAVI_HOME");
+  if (explicit) return explicit;
+  return join(env.get("HOME") ?? env.get("USERPROFILE") ?? ".", ".navi");
+}
+
+/** Path of config.json under a home directory. */
+export function configPath(home: string): string {
+  return join(home, "config.json");
+}
+
+/** Parse and validate config text; throws ConfigError naming `file`. Never echoes values. */
+export function parseConfig(text: string, file: string): Config {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    const where = /line (\d+) column (\d+)/.exec(String((err as Error).message));
+    throw new ConfigError(`${file}: invalid JSON${where ? ` at line ${where[1]} column ${where[2]}` : ""}`);
+  }
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue.path.length ? issue.path.join(".") : "(top level)";
+    const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more)` : "";
+    throw new ConfigError(`${file}: ${field}: ${issue.message}${more}`);
+  }
+  return parsed.data;
+}
+
+/** Load `config.json` from `home`; a missing file means defaults. Throws ConfigError when invalid. */
+export async function loadConfig(home: string): Promise<Config> {
+  const file = configPath(home);
+  let text: string;
+  try {
+    text = await Deno.readTextFile(file);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return {};
+    throw new ConfigError(`${file}: cannot be read (${(err as Error).name})`);
+  }
+  return parseConfig(text, file);
+}
+
+/**
+ * Edit config.json atomically: read the raw JSON, apply `edit`, validate, write a temp file and rename it.
+ * Keys the edit does not touch are kept as the user wrote them.
+ */
+export async function updateConfigFile(
+  home: string,
+  edit: (raw: Record<string, unknown>) => void,
+): Promise<Config> {
+  const file = configPath(home);
+  const text = await Deno.readTextFile(file).catch((err) => {
+    if (err instanceof Deno.errors.NotFound) return "{}";
+    throw err;
+  });
+  parseConfig(text, file);
+  const raw = JSON.parse(text) as Record<string, unknown>;
+  edit(raw);
+  const next = JSON.stringify(raw, null, 2) + "\n";
+  const config = parseConfig(next, file);
+  await Deno.mkdir(home, { recursive: true });
+  const tmp = `${file}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  await Deno.writeTextFile(tmp, next, { mode: 0o600 });
+  await Deno.rename(tmp, file);
+  return config;
+}

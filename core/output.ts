@@ -1,0 +1,40 @@
+/** Colors that respect NO_COLOR and a non-terminal stream. */
+export interface Style {
+  dim(s: string): string;
+  bold(s: string): string;
+  red(s: string): string;
+  green(s: string): string;
+  yellow(s: string): string;
+  cyan(s: string): string;
+}
+
+/** Build a Style for a stream; plain text when NO_COLOR is set or the stream is not a terminal. */
+export function makeStyle(
+  isTerminal: boolean,
+  env: { get(k: string): string | undefined } = Deno.env,
+): Style {
+  const on = isTerminal && !env.get("NO_COLOR");
+  const wrap = (a: number, b: number) => (s: string) => on ? `\x1b[${a}m${s}\x1b[${b}m` : s;
+  return {
+    dim: wrap(2, 22),
+    bold: wrap(1, 22),
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39),
+    cyan: wrap(36, 39),
+  };
+}
+
+/** Shorten text to `max` characters on one line. */
+export function shorten(text: string, max = 80): string {
+  const one = text.replace(/\s+/g, " ").trim();
+  return one.length > max ? one.slice(0, max - 1) + "…" : one;
+}
+
+/** Format rows as aligned columns. */
+export function table(rows: string[][]): string {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
+  return rows.map((row) => row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]))).join("  "))
+    .join("\n");
+}

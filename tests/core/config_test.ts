@@ -1,0 +1,76 @@
+import { join } from "node:path";
+import { ConfigError, loadConfig, naviHome, parseConfig, updateConfigFile } from "../../core/config.ts";
+import { assert, assertEquals, assertMatch, tempDir } from "../helpers.ts";
+
+function configError(text: string): string {
+  try {
+    parseConfig(text, "/h/config.json");
+  } catch (err) {
+    assert(err instanceof ConfigError);
+    return err.message;
+  }
+  throw new Error("expected ConfigError");
+}
+
+Deno.test("a missing config file means defaults", async () => {
+  await using tmp = await tempDir();
+  const home = tmp.path;
+  assertEquals(await loadConfig(home), {});
+});
+
+Deno.test("a full config parses", () => {
+  const cfg = parseConfig(
+    JSON.stringify({
+      providers: { local: { base_url: "http://127.0.0.1:1/v1", api_key: "$KEY" } },
+      provider: "local",
+      model: "m",
+      mcp_servers: { fs: { command: "x", args: ["a"] }, web: { url: "http://127.0.0.1:2/mcp" } },
+      approval: "plan",
+      features: { bash: false },
+      plugins: { word_count: { x: 1 } },
+    }),
+    "c.json",
+  );
+  assertEquals(cfg.approval, { mode: "plan" });
+  assertEquals(cfg.mcp_servers?.fs.args, ["a"]);
+});
+
+Deno.test("invalid config errors name the file and the field, and never echo values", () => {
+  assertMatch(configError('{"model": 5}'), /^\/h\/config\.json: model: .*expected string/);
+  assertMatch(configError('{"modle": "x"}'), /^\/h\/config\.json: \(top level\): Unrecognized key: "modle"/);
+  assertMatch(
+    configError('{"providers": {"a": {"base_url": 1, "api_key": "sk-secret-1"}}}'),
+    /providers\.a\.base_url/,
+  );
+  assertMatch(configError('{"approval": "yolo"}'), /approval\.mode: /);
+  assertMatch(
+    configError('{"mcp_servers": {"a__b": {"command": "x"}}}'),
+    /mcp_servers\.a__b: invalid server name/,
+  );
+  assertMatch(configError('{"mcp_servers": {"a": {}}}'), /mcp_servers\.a: needs exactly one of command/);
+  assertMatch(configError('{"provider": "nope"}'), /provider: no providers\.nope entry/);
+  const json = configError('{"api_key": sk-secret-2 }');
+  assertMatch(json, /^\/h\/config\.json: invalid JSON/);
+  assert(!json.includes("sk-secret-2"), "JSON errors do not echo the text");
+  assertMatch(configError('{"a":1,}'), /invalid JSON at line 1 column 8/);
+});
+
+Deno.test("naviHome honours NAVI_HOME", () => {
+  const env = (o: Record<string, string>) => ({ get: (k: string) => o[k] });
+  assertEquals(naviHome(env({ NAVI_HOME: "/x", HOME: "/h" })), "/x");
+  assertEquals(naviHome(env({ HOME: "/h" })), "/h/.navi");
+});
+
+Deno.test("updateConfigFile keeps other settings and refuses an invalid result", async () => {
+  await using tmp = await tempDir();
+  const home = tmp.path;
+  await Deno.writeTextFile(join(home, "config.json"), '{"model": "m", "features": {"bash": false}}');
+  await updateConfigFile(home, (raw) => (raw.mcp_servers = { a: { command: "x" } }));
+  const saved = JSON.parse(await Deno.readTextFile(join(home, "config.json")));
+  assertEquals(saved, { model: "m", features: { bash: false }, mcp_servers: { a: { command: "x" } } });
+  let failed = false;
+  await updateConfigFile(home, (raw) => (raw.model = 3)).catch(() => (failed = true));
+  assert(failed);
+  assertEquals(JSON.parse(await Deno.readTextFile(join(home, "config.json"))).model, "m");
+  assertEquals([...Deno.readDirSync(home)].map((e) => e.name), ["config.json"], "no temp file left");
+});

@@ -1,0 +1,62 @@
+import bash from "../../tools/bash.ts";
+import { assert, assertEquals, assertMatch, tempDir, toolContext } from "../helpers.ts";
+
+Deno.test("bash runs in the workspace and returns exit code and output", async () => {
+  await using ws = await tempDir();
+  const r = await bash.run({ command: "pwd; echo err >&2" }, toolContext(ws.path));
+  assert(r.ok);
+  assertEquals(r.exit_code, 0);
+  assertMatch(r.output as string, new RegExp(`^${ws.path}\\n`));
+  assertMatch(r.output as string, /err/);
+});
+
+Deno.test("bash reports a non-zero exit with its output", async () => {
+  await using ws = await tempDir();
+  const r = await bash.run({ command: "echo partial; exit 3" }, toolContext(ws.path));
+  assert(!r.ok);
+  assertEquals(r.error, "Command exited with code 3");
+  assertEquals(r.output, "partial\n");
+});
+
+Deno.test("bash kills the command and its children at the timeout", async () => {
+  await using ws = await tempDir();
+  const started = Date.now();
+  const r = await bash.run(
+    { command: "sleep 20 & sleep 20; echo never", timeout_ms: 200 },
+    toolContext(ws.path),
+  );
+  assert(!r.ok);
+  assertMatch(r.error, /timed out after 200 ms/);
+  assert(Date.now() - started < 10_000, "did not wait for the children");
+});
+
+Deno.test("bash is killed on abort and streams output live", async () => {
+  await using ws = await tempDir();
+  const controller = new AbortController();
+  const chunks: string[] = [];
+  const ctx = {
+    ...toolContext(ws.path, { signal: controller.signal }),
+    onOutput: (c: string) => chunks.push(c),
+  };
+  const pending = bash.run({ command: "echo started; sleep 20" }, ctx);
+  while (!chunks.join("").includes("started")) await new Promise((r) => setTimeout(r, 20));
+  controller.abort();
+  const r = await pending;
+  assert(!r.ok);
+  assertMatch(r.error, /Abort/);
+});
+
+Deno.test("bash children get the environment the context gives them", async () => {
+  await using ws = await tempDir();
+  const ctx = { ...toolContext(ws.path), childEnv: () => ({ PATH: Deno.env.get("PATH")!, ONLY_THIS: "1" }) };
+  const r = await bash.run({ command: "env | grep -c . ; echo $ONLY_THIS" }, ctx);
+  assert(r.ok);
+  assertMatch(r.output as string, /1\n$/);
+});
+
+Deno.test("huge bash output is truncated for the model", async () => {
+  await using ws = await tempDir();
+  const r = await bash.run({ command: "yes line | head -c 100000" }, toolContext(ws.path));
+  assert(r.ok && r.truncated === true);
+  assertMatch(r.output as string, /truncated \d+ characters\]$/);
+});

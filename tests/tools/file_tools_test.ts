@@ -1,0 +1,105 @@
+import { join } from "node:path";
+import readFile from "../../tools/read_file.ts";
+import writeFile from "../../tools/write_file.ts";
+import editFile from "../../tools/edit_file.ts";
+import listDir from "../../tools/list_dir.ts";
+import { assert, assertEquals, assertMatch, tempDir, toolContext } from "../helpers.ts";
+
+Deno.test("read_file returns numbered lines and pages with offset/limit", async () => {
+  await using ws = await tempDir();
+  await Deno.writeTextFile(join(ws.path, "a.txt"), "one\ntwo\nthree\n");
+  const r = await readFile.run({ path: "a.txt" }, toolContext(ws.path));
+  assert(r.ok);
+  assertEquals(r.content, "     1\tone\n     2\ttwo\n     3\tthree");
+  assertEquals(r.total_lines, 3);
+  const page = await readFile.run({ path: "a.txt", offset: 2, limit: 1 }, toolContext(ws.path));
+  assert(page.ok);
+  assertEquals(page.content, "     2\ttwo");
+  assertEquals(page.next_offset, 3);
+});
+
+Deno.test("read_file refuses binary files with a hint and attaches images", async () => {
+  await using ws = await tempDir();
+  await Deno.writeFile(join(ws.path, "b.bin"), new Uint8Array([1, 0, 2, 3]));
+  const r = await readFile.run({ path: "b.bin" }, toolContext(ws.path));
+  assert(!r.ok);
+  assertMatch(r.error, /binary file .*bash/);
+  await Deno.writeFile(join(ws.path, "p.png"), new Uint8Array([137, 80, 78, 71, 0]));
+  const img = await readFile.run({ path: "p.png" }, toolContext(ws.path));
+  assert(img.ok && img._multimodal === true);
+  assertMatch(img._image_data_url as string, /^data:image\/png;base64,/);
+  const missing = await readFile.run({ path: "nope.txt" }, toolContext(ws.path));
+  assert(!missing.ok);
+  assertMatch(missing.error, /File not found: nope\.txt/);
+});
+
+Deno.test("paths outside the workspace are refused: .., absolute, symlink", async () => {
+  await using ws = await tempDir();
+  await using outside = await tempDir();
+  await Deno.writeTextFile(join(outside.path, "secret.txt"), "s");
+  await Deno.symlink(outside.path, join(ws.path, "link"));
+  const asked: string[] = [];
+  const ctx = toolContext(ws.path, { asked });
+  for (
+    const path of [
+      join("..", outside.path.split("/").pop()!, "secret.txt"),
+      join(outside.path, "secret.txt"),
+      "link/secret.txt",
+    ]
+  ) {
+    const r = await readFile.run({ path }, ctx);
+    assert(!r.ok, `refused ${path}`);
+    assertMatch(r.error, /outside the workspace/);
+  }
+  const w = await writeFile.run({ path: "link/new.txt", content: "x" }, ctx);
+  assert(!w.ok);
+  assert(!(await Deno.stat(join(outside.path, "new.txt")).catch(() => null)), "nothing written outside");
+  assertEquals(asked.length, 4, "each refusal went through confirm");
+  const allowed = await readFile.run(
+    { path: join(outside.path, "secret.txt") },
+    toolContext(ws.path, { allow: true }),
+  );
+  assert(allowed.ok, "confirm can allow it");
+});
+
+Deno.test("write_file creates parents and reports created", async () => {
+  await using ws = await tempDir();
+  const r = await writeFile.run({ path: "d/e/f.txt", content: "héllo" }, toolContext(ws.path));
+  assertEquals(r, { ok: true, path: "d/e/f.txt", bytes: 6, created: true });
+  assertEquals(await Deno.readTextFile(join(ws.path, "d/e/f.txt")), "héllo");
+  const again = await writeFile.run({ path: "d/e/f.txt", content: "x" }, toolContext(ws.path));
+  assert(again.ok && again.created === false);
+});
+
+Deno.test("edit_file replaces one unique match, all with replace_all, and fails otherwise", async () => {
+  await using ws = await tempDir();
+  const f = join(ws.path, "c.ts");
+  await Deno.writeTextFile(f, "a = 1;\nb = 1;\n");
+  const ctx = toolContext(ws.path);
+  const missing = await editFile.run({ path: "c.ts", old_string: "zzz", new_string: "y" }, ctx);
+  assert(!missing.ok);
+  assertMatch(missing.error, /not found/);
+  const ambiguous = await editFile.run({ path: "c.ts", old_string: "= 1", new_string: "= 2" }, ctx);
+  assert(!ambiguous.ok);
+  assertMatch(ambiguous.error, /occurs 2 times/);
+  assertEquals(await Deno.readTextFile(f), "a = 1;\nb = 1;\n", "file untouched after failures");
+  assertEquals(await editFile.run({ path: "c.ts", old_string: "a = 1", new_string: "a = $&" }, ctx), {
+    ok: true,
+    path: "c.ts",
+    replacements: 1,
+  });
+  assertEquals(await Deno.readTextFile(f), "a = $&;\nb = 1;\n", "replacement is literal");
+  const all = await editFile.run({ path: "c.ts", old_string: ";", new_string: "", replace_all: true }, ctx);
+  assert(all.ok && all.replacements === 2);
+});
+
+Deno.test("list_dir lists entries with directories marked", async () => {
+  await using ws = await tempDir();
+  await Deno.mkdir(join(ws.path, "sub"));
+  await Deno.writeTextFile(join(ws.path, "b.txt"), "12345");
+  const r = await listDir.run({}, toolContext(ws.path));
+  assert(r.ok);
+  assertEquals(r.entries, "b.txt  (5 bytes)\nsub/");
+  const notDir = await listDir.run({ path: "b.txt" }, toolContext(ws.path));
+  assert(!notDir.ok);
+});

@@ -1,0 +1,63 @@
+import { join } from "node:path";
+import glob from "../../tools/glob.ts";
+import grep from "../../tools/grep.ts";
+import { globToRegExp } from "../../core/files.ts";
+import { assert, assertEquals, assertMatch, tempDir, toolContext } from "../helpers.ts";
+
+async function tree(root: string) {
+  for (
+    const [p, text] of Object.entries({
+      "src/a.ts": "export const a = 1;\n// TODO: more\n",
+      "src/lib/b.ts": "const b = 2; // TODO later\n",
+      "README.md": "TODO docs\n",
+      ".git/config": "TODO never\n",
+    })
+  ) {
+    await Deno.mkdir(join(root, p, ".."), { recursive: true });
+    await Deno.writeTextFile(join(root, p), text);
+  }
+  await Deno.writeFile(join(root, "src/bin.dat"), new Uint8Array([84, 79, 68, 79, 0, 1]));
+}
+
+Deno.test("globToRegExp handles *, **, ?, braces and classes", () => {
+  const t = (g: string, p: string) => globToRegExp(g).test(p);
+  assert(t("**/*.ts", "a.ts") && t("**/*.ts", "x/y/a.ts") && !t("*.ts", "x/a.ts"));
+  assert(t("src/{a,b}.ts", "src/b.ts") && !t("src/{a,b}.ts", "src/c.ts"));
+  assert(t("?.md", "a.md") && t("[ab].md", "b.md") && !t("[ab].md", "c.md"));
+  assert(t("mcp__github__*", "mcp__github__x") && t("a.b", "a.b") && !t("a.b", "axb"));
+});
+
+Deno.test("glob finds files relative to the search directory and skips .git", async () => {
+  await using ws = await tempDir();
+  await tree(ws.path);
+  const r = await glob.run({ pattern: "**/*.ts" }, toolContext(ws.path));
+  assert(r.ok);
+  assertEquals(r.files, "src/a.ts\nsrc/lib/b.ts");
+  const sub = await glob.run({ pattern: "*.ts", path: "src" }, toolContext(ws.path));
+  assert(sub.ok);
+  assertEquals(sub.files, "a.ts");
+  const all = await glob.run({ pattern: "**" }, toolContext(ws.path));
+  assert(all.ok && !(all.files as string).includes(".git"));
+});
+
+Deno.test("grep returns file:line:text, skips .git and binary files, filters by glob", async () => {
+  await using ws = await tempDir();
+  await tree(ws.path);
+  const r = await grep.run({ pattern: "TODO" }, toolContext(ws.path));
+  assert(r.ok);
+  assertEquals(
+    r.matches,
+    "README.md:1:TODO docs\nsrc/a.ts:2:// TODO: more\nsrc/lib/b.ts:1:const b = 2; // TODO later",
+  );
+  const filtered = await grep.run({ pattern: "TODO", glob: "**/*.ts" }, toolContext(ws.path));
+  assert(filtered.ok && filtered.count === 2);
+  const one = await grep.run({ pattern: "const \\w", path: "src/lib/b.ts" }, toolContext(ws.path));
+  assert(one.ok);
+  assertEquals(one.matches, "src/lib/b.ts:1:const b = 2; // TODO later");
+  const bad = await grep.run({ pattern: "(" }, toolContext(ws.path));
+  assert(!bad.ok);
+  assertMatch(bad.error, /Invalid regular expression/);
+  const outside = await grep.run({ pattern: "x", path: "/etc" }, toolContext(ws.path));
+  assert(!outside.ok);
+  assertMatch(outside.error, /outside the workspace/);
+});

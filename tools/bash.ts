@@ -1,0 +1,73 @@
+import { z } from "zod";
+import { defineTool, ToolError } from "../core/tool.ts";
+
+const DEFAULT_TIMEOUT_MS = 120_000;
+const MAX_TIMEOUT_MS = 600_000;
+const MAX_KEEP_CHARS = 200_000;
+
+export default defineTool({
+  name: "bash",
+  description: [
+    "- Runs a shell command with bash in the workspace directory and returns its exit code and combined output.",
+    "- Use it for builds, tests, git and other programs; prefer read_file, grep, glob and edit_file for files.",
+    "- Commands time out after timeout_ms (default 120000, at most 600000); interactive programs are not supported.",
+  ].join("\n"),
+  parameters: z.object({
+    command: z.string().min(1).describe("The command line to run with `bash -c`."),
+    timeout_ms: z.number().int().min(100).max(MAX_TIMEOUT_MS).optional().describe("Timeout in milliseconds."),
+  }),
+  approval: "command",
+  timeoutMs: MAX_TIMEOUT_MS + 10_000,
+  async handler({ command, timeout_ms = DEFAULT_TIMEOUT_MS }, ctx) {
+    const child = new Deno.Command("bash", {
+      args: ["-c", command],
+      cwd: ctx.workspace,
+      env: ctx.childEnv?.() ?? Deno.env.toObject(),
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      detached: true,
+    }).spawn();
+    let output = "";
+    let dropped = 0;
+    const collect = async (stream: ReadableStream<Uint8Array>) => {
+      for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+        ctx.onOutput?.(chunk);
+        const room = MAX_KEEP_CHARS - output.length;
+        if (room > 0) output += chunk.slice(0, room);
+        dropped += Math.max(0, chunk.length - Math.max(room, 0));
+      }
+    };
+    let stopped: "timeout" | "abort" | null = null;
+    const kill = (why: "timeout" | "abort") => {
+      stopped ??= why;
+      try {
+        Deno.kill(-child.pid, "SIGKILL");
+      } catch { /* already gone */ }
+    };
+    const timer = setTimeout(() => kill("timeout"), timeout_ms);
+    const onAbort = () => kill("abort");
+    ctx.signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      const [status] = await Promise.all([child.status, collect(child.stdout), collect(child.stderr)]);
+      if (dropped) output += `\n[... ${dropped} more characters of output dropped]`;
+      if (stopped === "abort") throw new ToolError("Command aborted by the user");
+      if (stopped === "timeout") {
+        return { ok: false, error: `Command timed out after ${timeout_ms} ms and was killed`, output };
+      }
+      if (status.code !== 0) {
+        return {
+          ok: false,
+          error: `Command exited with code ${status.code}`,
+          exit_code: status.code,
+          output,
+        };
+      }
+      return { ok: true, exit_code: 0, output };
+    } finally {
+      clearTimeout(timer);
+      ctx.signal.removeEventListener("abort", onAbort);
+    }
+  },
+});

@@ -1,0 +1,73 @@
+import { join } from "node:path";
+import { z } from "zod";
+import { defineTool, ToolError } from "../core/tool.ts";
+import { globToRegExp, looksBinary, walkFiles } from "../core/files.ts";
+import { displayPath, resolveInWorkspace } from "../core/workspace.ts";
+
+const MAX_MATCHES = 500;
+const MAX_LINE = 300;
+const MAX_FILE_BYTES = 5 * 1024 * 1024;
+
+export default defineTool({
+  name: "grep",
+  description: [
+    "- Searches file contents with a JavaScript regular expression and returns `file:line:text` lines.",
+    "- path limits the search to a file or directory; glob filters file paths (e.g. `**/*.ts`).",
+    "- Skips .git and binary files; at most 500 matches are returned.",
+  ].join("\n"),
+  parameters: z.object({
+    pattern: z.string().min(1).describe("Regular expression (JavaScript syntax) to search for."),
+    path: z.string().optional().describe(
+      "File or directory to search, relative to the workspace (default: all).",
+    ),
+    glob: z.string().optional().describe("Only search files whose relative path matches this glob."),
+  }),
+  approval: "read_only",
+  concurrencySafe: true,
+  timeoutMs: 60_000,
+  async handler({ pattern, path = ".", glob }, ctx) {
+    let re: RegExp;
+    try {
+      re = new RegExp(pattern);
+    } catch (err) {
+      throw new ToolError(`Invalid regular expression: ${(err as Error).message}`);
+    }
+    const root = await resolveInWorkspace(ctx, "grep", path);
+    const info = await Deno.stat(root).catch(() => null);
+    if (!info) throw new ToolError(`Path not found: ${displayPath(ctx.workspace, root)}`);
+    const filter = glob ? globToRegExp(glob) : null;
+    const files = info.isDirectory ? walkFiles(root, ctx.signal) : single(root);
+    const out: string[] = [];
+    let total = 0;
+    for await (const rel of files) {
+      const full = info.isDirectory ? join(root, rel) : root;
+      if (filter && !filter.test(info.isDirectory ? rel : displayPath(ctx.workspace, full))) continue;
+      const stat = await Deno.stat(full).catch(() => null);
+      if (!stat || stat.size > MAX_FILE_BYTES) continue;
+      const bytes = await Deno.readFile(full).catch(() => null);
+      if (!bytes || looksBinary(bytes)) continue;
+      const shown = displayPath(ctx.workspace, full);
+      const lines = new TextDecoder().decode(bytes).split(/\r?\n/);
+      for (let i = 0; i < lines.length; i++) {
+        if (!re.test(lines[i])) continue;
+        total++;
+        if (out.length < MAX_MATCHES) {
+          const text = lines[i].length > MAX_LINE ? lines[i].slice(0, MAX_LINE) + "…" : lines[i];
+          out.push(`${shown}:${i + 1}:${text}`);
+        }
+      }
+    }
+    return {
+      ok: true,
+      count: total,
+      matches: out.join("\n") || "(no matches)",
+      ...(total > MAX_MATCHES
+        ? { note: `Only the first ${MAX_MATCHES} of ${total} matches are shown.` }
+        : {}),
+    };
+  },
+});
+
+async function* single(path: string): AsyncGenerator<string> {
+  yield path;
+}

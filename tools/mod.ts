@@ -1,0 +1,13 @@
+import type { Tool } from "../core/tool.ts";
+import readFile from "./read_file.ts";
+import writeFile from "./write_file.ts";
+import editFile from "./edit_file.ts";
+import listDir from "./list_dir.ts";
+import glob from "./glob.ts";
+import grep from "./grep.ts";
+import bash from "./bash.ts";
+
+/** The built-in tools in their fixed, model-facing order. */
+export function builtinTools(): Tool[] {
+  return [readFile, writeFile, editFile, listDir, glob, grep, bash];
+}
