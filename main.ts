@@ -25,8 +25,24 @@ async function createApp(opts: { approval?: (typeof MODES)[number] }): Promise<N
 const program = new Command("navi")
   .description("A terminal coding agent for any OpenAI-compatible endpoint.")
   .version(VERSION, "-v, --version")
+  .option("-p, --print <prompt>", "run one turn and print the answer (stdin, when piped, is appended)")
+  .addOption(new Option("--output-format <format>", "output of --print").choices(["text", "json"] as const))
+  .option("--provider <name>", "provider from config.json providers")
+  .option("--model <name>", "model name")
   .addOption(new Option("--approval <mode>", "who approves tool calls").choices(MODES))
-  .showHelpAfterError();
+  .option("--resume <id>", "resume a saved session")
+  .option("-c, --continue", "resume the newest session in this directory")
+  .showHelpAfterError()
+  .action(async (opts) => {
+    const app = await createApp(opts);
+    if (opts.print !== undefined) {
+      const { printCommand } = await import("./core/commands/print_cmd.ts");
+      Deno.exitCode = await printCommand(app, opts.print, opts);
+      return;
+    }
+    const { runRepl } = await import("./core/repl.ts");
+    Deno.exitCode = await runRepl(app, opts);
+  });
 
 program
   .command("tools")

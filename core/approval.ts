@@ -1,0 +1,99 @@
+import type { ApprovalMode } from "./config.ts";
+import { globToRegExp } from "./files.ts";
+import type { ApprovalClass } from "./tool.ts";
+
+/** The user's answer to an approval question. */
+export type Answer = "yes" | "no" | "always";
+
+/** A question for the user; `ask` is absent when nobody can answer (stdin not a terminal, `-p`). */
+export type AskUser = (question: { tool: string; summary: string }) => Promise<Answer>;
+
+/** The outcome of one decision, recorded in the session's audit records. */
+export interface Decision {
+  allowed: boolean;
+  how: "read_only" | "auto" | "rule" | "user" | "session" | "denied" | "refused" | "plan";
+  error?: string;
+}
+
+interface Rule {
+  tool: RegExp;
+  command?: RegExp;
+}
+
+/** Parse `"name-or-glob"` or `"bash(command prefix*)"` into a rule. */
+export function parseRule(pattern: string): Rule {
+  const m = /^([^()]+)\((.*)\)$/.exec(pattern.trim());
+  if (!m) return { tool: globToRegExp(pattern.trim()) };
+  return {
+    tool: globToRegExp(m[1]),
+    command: new RegExp(globToRegExp(m[2]).source.replace(/\[\^\/\]\*/g, ".*")),
+  };
+}
+
+function matches(rule: Rule, tool: string, args: Record<string, unknown>): boolean {
+  if (!rule.tool.test(tool)) return false;
+  if (!rule.command) return true;
+  return typeof args.command === "string" && rule.command.test(args.command.trim());
+}
+
+/** Decides who may run what: mode (plan / ask / auto), allow and deny rules, session answers. */
+export class ApprovalPolicy {
+  mode: ApprovalMode;
+  #allow: Rule[];
+  #deny: Rule[];
+  #ask?: AskUser;
+
+  constructor(opts: { mode: ApprovalMode; allow?: string[]; deny?: string[]; ask?: AskUser }) {
+    this.mode = opts.mode;
+    this.#allow = (opts.allow ?? []).map(parseRule);
+    this.#deny = (opts.deny ?? []).map(parseRule);
+    this.#ask = opts.ask;
+  }
+
+  /** Decide whether a tool call may run. Deny rules beat everything, `auto` included. */
+  async decide(tool: string, approval: ApprovalClass, args: Record<string, unknown>): Promise<Decision> {
+    if (this.#deny.some((r) => matches(r, tool, args))) {
+      return { allowed: false, how: "denied", error: `Denied: ${tool} is blocked by a deny rule in config` };
+    }
+    if (approval === "read_only") return { allowed: true, how: "read_only" };
+    if (this.mode === "plan") {
+      return { allowed: false, how: "plan", error: `Not allowed in plan mode: ${tool} can change things` };
+    }
+    if (this.mode === "auto") return { allowed: true, how: "auto" };
+    if (this.#allow.some((r) => matches(r, tool, args))) return { allowed: true, how: "rule" };
+    return await this.#question(tool, summarize(args));
+  }
+
+  /** An out-of-class action (a path outside the workspace): asked in ask, refused in plan, allowed in auto. */
+  async confirm(tool: string, detail: string): Promise<boolean> {
+    if (this.mode === "auto") return true;
+    if (this.mode === "plan") return false;
+    return (await this.#question(tool, `outside the workspace: ${detail}`)).allowed;
+  }
+
+  async #question(tool: string, summary: string): Promise<Decision> {
+    if (!this.#ask) {
+      return {
+        allowed: false,
+        how: "refused",
+        error: `Not approved: ${tool} needs approval; rerun with --approval auto or allow it in config`,
+      };
+    }
+    const answer = await this.#ask({ tool, summary });
+    if (answer === "always") {
+      this.#allow.push({ tool: globToRegExp(tool) });
+      return { allowed: true, how: "session" };
+    }
+    if (answer === "yes") return { allowed: true, how: "user" };
+    return { allowed: false, how: "user", error: `The user declined to run ${tool}` };
+  }
+}
+
+/** Shorten tool arguments to one line for a question or a log line. */
+export function summarize(args: Record<string, unknown>, max = 120): string {
+  const parts = Object.entries(args).map(([k, v]) =>
+    `${k}=${typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v)}`
+  );
+  const line = parts.join(" ").replace(/\s+/g, " ");
+  return line.length > max ? line.slice(0, max - 1) + "…" : line;
+}

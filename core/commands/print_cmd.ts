@@ -1,0 +1,68 @@
+import type { NaviApp } from "../app.ts";
+import { openConversation } from "../conversation.ts";
+import { ApiError } from "../llm.ts";
+import { makeStyle } from "../output.ts";
+import { streamSink, terminalEvents } from "../printer.ts";
+import { ProviderError } from "../provider.ts";
+
+export interface PrintOptions {
+  outputFormat?: "text" | "json";
+  provider?: string;
+  model?: string;
+  resume?: string;
+  continue?: boolean;
+}
+
+async function readStdin(): Promise<string> {
+  if (Deno.stdin.isTerminal()) return "";
+  return await new Response(Deno.stdin.readable).text();
+}
+
+/** `navi -p "prompt"`: one turn; the answer on stdout, activity on stderr. Returns the exit status. */
+export async function printCommand(app: NaviApp, prompt: string, opts: PrintOptions): Promise<number> {
+  const piped = await readStdin();
+  const full = piped.trim() ? `${prompt}\n\n${piped}` : prompt;
+  const style = makeStyle(Deno.stderr.isTerminal());
+  const events = terminalEvents({
+    mode: "print",
+    out: streamSink(Deno.stdout),
+    err: streamSink(Deno.stderr),
+    style,
+  });
+  const convo = openConversation(app, { ...opts, events });
+  const out = streamSink(Deno.stdout, convo.secrets);
+  const err = streamSink(Deno.stderr, convo.secrets);
+  for (const w of convo.warnings) err.write(`navi: warning: ${w}\n`);
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  Deno.addSignalListener("SIGINT", onSigint);
+  try {
+    const result = await convo.agent.run(full, controller.signal);
+    if (opts.outputFormat === "json") {
+      out.write(
+        JSON.stringify({
+          result: result.text,
+          tool_calls: result.toolCalls,
+          usage: result.usage,
+          session_id: convo.agent.session.meta.id,
+          ...(result.aborted ? { aborted: true } : {}),
+          ...(result.stoppedAtLimit ? { stopped_at_limit: true } : {}),
+        }) + "\n",
+      );
+    } else if (result.text) {
+      out.write(result.text.endsWith("\n") ? result.text : result.text + "\n");
+    }
+    return result.aborted ? 130 : 0;
+  } catch (e) {
+    if (e instanceof ApiError || e instanceof ProviderError) {
+      err.write(`navi: ${e.message}\n`);
+      if (opts.outputFormat === "json") {
+        out.write(JSON.stringify({ error: e.message, session_id: convo.agent.session.meta.id }) + "\n");
+      }
+      return 1;
+    }
+    throw e;
+  } finally {
+    Deno.removeSignalListener("SIGINT", onSigint);
+  }
+}

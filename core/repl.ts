@@ -1,0 +1,156 @@
+import { join } from "node:path";
+import process from "node:process";
+import * as readline from "node:readline";
+import type { NaviApp } from "./app.ts";
+import type { Answer } from "./approval.ts";
+import { type Conversation, openConversation } from "./conversation.ts";
+import { ApiError } from "./llm.ts";
+import { makeStyle } from "./output.ts";
+import { streamSink, terminalEvents } from "./printer.ts";
+import { ProviderError } from "./provider.ts";
+import { completer, dispatch, type SlashCommand, type SlashContext, slashTable } from "./slash.ts";
+import { VERSION } from "./version.ts";
+
+export interface ReplOptions {
+  provider?: string;
+  model?: string;
+  resume?: string;
+  continue?: boolean;
+  /** Extra slash commands (plugins, MCP). */
+  commands?: SlashCommand[];
+}
+
+function loadHistory(file: string): string[] {
+  try {
+    return Deno.readTextFileSync(file).split("\n").filter(Boolean).reverse().slice(0, 1000);
+  } catch {
+    return [];
+  }
+}
+
+/** The interactive session. Returns the exit status. */
+export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> {
+  const interactive = Deno.stdin.isTerminal();
+  const style = makeStyle(Deno.stdout.isTerminal());
+  const historyFile = join(app.home, "history");
+  const commands = slashTable(opts.commands);
+  const rl = readline.createInterface({
+    input: process.stdin,
+    output: process.stdout,
+    terminal: interactive,
+    completer: completer(commands),
+    history: interactive ? loadHistory(historyFile) : [],
+    historySize: 1000,
+  });
+  rl.setPrompt(style.bold("› "));
+  let closed = false;
+  rl.on("close", () => (closed = true));
+  const prompt = () => {
+    if (interactive && !closed) rl.prompt();
+  };
+  const ask = interactive
+    ? ({ tool, summary }: { tool: string; summary: string }) =>
+      new Promise<Answer>((resolve) => {
+        events.stopSpinner();
+        rl.question(
+          `${style.yellow("?")} allow ${style.bold(tool)} ${summary}  [y]es / [n]o / [a]lways: `,
+          (a) => {
+            const c = a.trim().toLowerCase()[0];
+            resolve(c === "y" ? "yes" : c === "a" ? "always" : "no");
+          },
+        );
+      })
+    : undefined;
+  let out = streamSink(Deno.stdout);
+  const events = terminalEvents({
+    mode: "repl",
+    out: { write: (t) => out.write(t) },
+    err: streamSink(Deno.stderr),
+    style,
+    spinner: Deno.stdout.isTerminal(),
+  });
+  let convo: Conversation;
+  const open = (resume: boolean) => {
+    convo = openConversation(app, {
+      ...opts,
+      ...(resume ? {} : { resume: undefined, continue: false }),
+      ask,
+      events,
+    });
+    out = streamSink(Deno.stdout, convo.secrets);
+    for (const w of convo.warnings) out.write(style.yellow(`navi: warning: ${w}`) + "\n");
+  };
+  open(true);
+  let running: AbortController | null = null;
+  let exiting = false;
+  let lastInterrupt = 0;
+  const ctx: SlashContext = {
+    app,
+    convo: () => convo,
+    get out() {
+      return out;
+    },
+    style,
+    newConversation: () => {
+      open(false);
+      out.write(style.dim(`new conversation ${convo.agent.session.meta.id}`) + "\n");
+    },
+    exit: () => {
+      exiting = true;
+      if (!closed) rl.close();
+    },
+  };
+  rl.on("SIGINT", () => {
+    if (running) {
+      running.abort();
+      return;
+    }
+    const now = Date.now();
+    if (rl.line === "" && now - lastInterrupt < 2000) return ctx.exit();
+    lastInterrupt = now;
+    rl.write(null, { ctrl: true, name: "u" });
+    out.write(style.dim("\n(press Ctrl-C again to exit)\n"));
+    prompt();
+  });
+  if (interactive) {
+    out.write(
+      style.dim(`navi ${VERSION} · ${app.workspace} · approval ${app.approvalMode} · /help for commands`) +
+        "\n",
+    );
+    if (app.approvalMode === "auto") {
+      out.write(style.yellow("warning: approval mode auto runs every tool without asking") + "\n");
+    }
+  }
+  prompt();
+  for await (const raw of rl) {
+    const line = raw.trim();
+    if (line && interactive) Deno.writeTextFileSync(historyFile, line + "\n", { append: true });
+    if (!line) {
+      prompt();
+      continue;
+    }
+    if (line.startsWith("/")) {
+      if (!(await dispatch(commands, line, ctx))) {
+        out.write(`unknown command ${line.split(" ")[0]}; try /help\n`);
+      }
+      if (exiting) break;
+      prompt();
+      continue;
+    }
+    running = new AbortController();
+    try {
+      const result = await convo!.agent.run(line, running.signal);
+      if (result.aborted) out.write(style.yellow("\n(interrupted)") + "\n");
+    } catch (err) {
+      events.stopSpinner();
+      if (err instanceof ApiError || err instanceof ProviderError) {
+        out.write(style.red(`navi: ${err.message}`) + "\n");
+      } else throw err;
+    } finally {
+      running = null;
+    }
+    prompt();
+  }
+  if (!closed) rl.close();
+  return 0;
+}

@@ -1,0 +1,172 @@
+import { join } from "node:path";
+import type { OpenAITool } from "./registry.ts";
+
+/** A Chat Completions message as navi stores and sends it. */
+export type Message = Record<string, unknown> & { role: "system" | "user" | "assistant" | "tool" };
+
+export interface SessionMeta {
+  id: string;
+  created: string;
+  cwd: string;
+  provider?: string;
+  model?: string;
+}
+
+/** One audit record per tool call; never sent to the model. */
+export interface AuditRecord {
+  tool: string;
+  decision: string;
+  ms: number;
+  ok: boolean;
+  error?: string;
+}
+
+type SessionRecord =
+  | ({ type: "meta" } & SessionMeta)
+  | { type: "message"; message: Message }
+  | { type: "tools"; tools: readonly OpenAITool[] }
+  | ({ type: "audit"; at: string } & AuditRecord);
+
+/** A missing or unreadable session. */
+export class SessionError extends Error {}
+
+function newId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+  return `${stamp}-${crypto.randomUUID().slice(0, 6)}`;
+}
+
+/** An append-only JSONL session file; every record is written completely before the call returns. */
+export class Session {
+  readonly meta: SessionMeta;
+  readonly file: string;
+  messages: Message[] = [];
+  tools?: readonly OpenAITool[];
+
+  private constructor(file: string, meta: SessionMeta) {
+    this.file = file;
+    this.meta = meta;
+  }
+
+  /** Start a new session file under `home/sessions`. */
+  static create(home: string, meta: Omit<SessionMeta, "id" | "created">): Session {
+    const dir = join(home, "sessions");
+    Deno.mkdirSync(dir, { recursive: true });
+    const full: SessionMeta = { id: newId(), created: new Date().toISOString(), ...meta };
+    const s = new Session(join(dir, `${full.id}.jsonl`), full);
+    s.#write({ type: "meta", ...full });
+    return s;
+  }
+
+  /** Load a session; a corrupt line is skipped and reported in `warnings`. */
+  static load(home: string, id: string): { session: Session; warnings: string[] } {
+    if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new SessionError(`invalid session id ${JSON.stringify(id)}`);
+    const file = join(home, "sessions", `${id}.jsonl`);
+    let text: string;
+    try {
+      text = Deno.readTextFileSync(file);
+    } catch {
+      throw new SessionError(`no session with id ${id} (looked for ${file})`);
+    }
+    const { records, bad } = parseLines(text);
+    const meta = records.find((r) => r.type === "meta") as SessionMeta | undefined;
+    if (!meta) throw new SessionError(`${file}: no metadata record; the file is not a navi session`);
+    const session = new Session(file, {
+      id: meta.id,
+      created: meta.created,
+      cwd: meta.cwd,
+      provider: meta.provider,
+      model: meta.model,
+    });
+    for (const r of records) {
+      if (r.type === "message") session.messages.push(r.message);
+      else if (r.type === "tools") session.tools = r.tools;
+    }
+    const warnings = bad.length
+      ? [
+        `${file}: ${
+          bad.length === 1 ? `line ${bad[0]} is` : `lines ${bad.join(", ")} are`
+        } corrupt and skipped`,
+      ]
+      : [];
+    return { session, warnings };
+  }
+
+  /** Append a message to the conversation and the file. */
+  addMessage(message: Message): void {
+    this.messages.push(message);
+    this.#write({ type: "message", message });
+  }
+
+  /** Record the model-facing tool list after a change. */
+  recordTools(tools: readonly OpenAITool[]): void {
+    this.tools = tools;
+    this.#write({ type: "tools", tools });
+  }
+
+  /** Record one tool call for audit. */
+  audit(record: AuditRecord): void {
+    this.#write({ type: "audit", at: new Date().toISOString(), ...record });
+  }
+
+  #write(record: SessionRecord): void {
+    Deno.writeTextFileSync(this.file, JSON.stringify(record) + "\n", { append: true, mode: 0o600 });
+  }
+}
+
+function parseLines(text: string): { records: SessionRecord[]; bad: number[] } {
+  const records: SessionRecord[] = [];
+  const bad: number[] = [];
+  text.split("\n").forEach((line, i) => {
+    if (!line.trim()) return;
+    try {
+      const r = JSON.parse(line);
+      if (r && typeof r === "object" && typeof r.type === "string") records.push(r);
+      else bad.push(i + 1);
+    } catch {
+      bad.push(i + 1);
+    }
+  });
+  return { records, bad };
+}
+
+/** A row of `navi sessions`. */
+export interface SessionSummary {
+  id: string;
+  created: string;
+  cwd: string;
+  messages: number;
+  first_prompt: string;
+}
+
+/** Every session under `home`, newest first. Unreadable files are skipped. */
+export function listSessions(home: string): SessionSummary[] {
+  const dir = join(home, "sessions");
+  const out: SessionSummary[] = [];
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(dir)];
+  } catch {
+    return [];
+  }
+  for (const e of entries) {
+    if (!e.isFile || !e.name.endsWith(".jsonl")) continue;
+    const { records } = parseLines(Deno.readTextFileSync(join(dir, e.name)));
+    const meta = records.find((r) => r.type === "meta") as SessionMeta | undefined;
+    if (!meta) continue;
+    const messages = records.filter((r) => r.type === "message").map((r) =>
+      (r as { message: Message }).message
+    );
+    const first = messages.find((m) => m.role === "user" && typeof m.content === "string");
+    out.push({
+      id: meta.id,
+      created: meta.created,
+      cwd: meta.cwd,
+      messages: messages.filter((m) => m.role !== "system").length,
+      first_prompt: (first?.content as string | undefined)?.slice(0, 200) ?? "",
+    });
+  }
+  return out.sort((
+    a,
+    b,
+  ) => (a.created < b.created ? 1 : a.created > b.created ? -1 : b.id.localeCompare(a.id)));
+}

@@ -1,0 +1,178 @@
+import { join } from "node:path";
+import { NaviApp } from "../../core/app.ts";
+import { openConversation } from "../../core/conversation.ts";
+import { ApiError } from "../../core/llm.ts";
+import { builtinTools } from "../../tools/mod.ts";
+import { startLlmServer, type Step } from "../support/llm_server.ts";
+import { assert, assertEquals, assertMatch, tempDir } from "../helpers.ts";
+
+async function setup(
+  script: Step[] | ((i: number) => Step),
+  opts: { approval?: "plan" | "ask" | "auto"; maxSteps?: number } = {},
+) {
+  const server = startLlmServer(script);
+  const home = await tempDir();
+  const ws = await tempDir();
+  const app = new NaviApp({
+    home: home.path,
+    workspace: ws.path,
+    config: {
+      providers: { test: { base_url: server.url, api_key: "sk-agent-test-key" } },
+      provider: "test",
+      model: "test-model",
+      max_steps: opts.maxSteps,
+    },
+    builtins: builtinTools(),
+    approvalMode: opts.approval,
+  });
+  const convo = openConversation(app, {});
+  return {
+    server,
+    ws: ws.path,
+    app,
+    convo,
+    async [Symbol.asyncDispose]() {
+      await server.close();
+      await home[Symbol.asyncDispose]();
+      await ws[Symbol.asyncDispose]();
+    },
+  };
+}
+
+const toolMessages = (body: Record<string, unknown>) =>
+  (body.messages as { role: string; tool_call_id?: string; content: string }[]).filter((m) =>
+    m.role === "tool"
+  );
+
+Deno.test("text streams into one assistant message", async () => {
+  await using t = await setup([{ text: "Hello there, friend." }]);
+  const r = await t.convo.agent.run("hi", new AbortController().signal);
+  assertEquals(r.text, "Hello there, friend.");
+  assertEquals(r.usage.total_tokens, 15);
+  const body = t.server.requests[0].body;
+  assertEquals(body.model, "test-model");
+  assertEquals(body.stream, true);
+  assertEquals((body.messages as { role: string }[]).map((m) => m.role), ["system", "user"]);
+  assertEquals(t.server.requests[0].headers.get("authorization"), "Bearer sk-agent-test-key");
+});
+
+Deno.test("a tool call with arguments split over chunks runs and its result goes back paired by id", async () => {
+  await using t = await setup([
+    { toolCalls: [{ id: "c1", name: "read_file", arguments: '{"path": "notes.txt"}' }] },
+    { text: "The notes say hi." },
+  ]);
+  await Deno.writeTextFile(join(t.ws, "notes.txt"), "hi\n");
+  const r = await t.convo.agent.run("read notes", new AbortController().signal);
+  assertEquals(r.text, "The notes say hi.");
+  assertEquals(r.toolCalls, [{ name: "read_file", ok: true }]);
+  const second = t.server.requests[1].body.messages as Record<string, unknown>[];
+  const assistant = second[2] as { tool_calls: { id: string; function: { arguments: string } }[] };
+  assertEquals(assistant.tool_calls[0].function.arguments, '{"path": "notes.txt"}');
+  const tool = toolMessages(t.server.requests[1].body)[0];
+  assertEquals(tool.tool_call_id, "c1");
+  assertEquals(JSON.parse(tool.content).content, "     1\thi");
+});
+
+Deno.test("parallel tool calls come back in call order", async () => {
+  await using t = await setup([
+    {
+      toolCalls: [
+        { id: "a", name: "bash", arguments: '{"command": "sleep 0.3; echo slow"}' },
+        { id: "b", name: "list_dir", arguments: "{}" },
+        { id: "c", name: "glob", arguments: '{"pattern": "*"}' },
+      ],
+    },
+    { text: "done" },
+  ], { approval: "auto" });
+  await t.convo.agent.run("go", new AbortController().signal);
+  assertEquals(toolMessages(t.server.requests[1].body).map((m) => m.tool_call_id), ["a", "b", "c"]);
+});
+
+Deno.test("invalid JSON arguments and unknown tools go back to the model as errors", async () => {
+  await using t = await setup([
+    {
+      toolCalls: [
+        { id: "x", name: "read_file", arguments: '{"path": ' },
+        { id: "y", name: "teleport", arguments: "{}" },
+        { id: "z", name: "read_file", arguments: '{"path": 7}' },
+      ],
+    },
+    { text: "sorry" },
+  ]);
+  const r = await t.convo.agent.run("go", new AbortController().signal);
+  assertEquals(r.text, "sorry");
+  const [x, y, z] = toolMessages(t.server.requests[1].body).map((m) => JSON.parse(m.content));
+  assertMatch(x.error, /not valid JSON/);
+  assertEquals(y, { ok: false, error: "Unknown tool: teleport" });
+  assertMatch(z.error, /path: /);
+});
+
+Deno.test("a 429 is retried and then succeeds", async () => {
+  await using t = await setup([
+    { status: 429, message: "slow down", headers: { "retry-after-ms": "10" } },
+    { text: "ok now" },
+  ]);
+  const r = await t.convo.agent.run("hi", new AbortController().signal);
+  assertEquals(r.text, "ok now");
+  assertEquals(t.server.requests.length, 2);
+});
+
+Deno.test("a 401 is one ApiError line with the status and message; the conversation stays", async () => {
+  await using t = await setup([{ status: 401, message: "bad key sk-agent-test-key" }]);
+  let error: unknown;
+  await t.convo.agent.run("hi", new AbortController().signal).catch((e) => (error = e));
+  assert(error instanceof ApiError);
+  assertMatch(
+    error.message,
+    /^API error 401 from test \(http:\/\/127\.0\.0\.1:\d+\/v1\): bad key \[redacted\]$/,
+  );
+  assertEquals(t.server.requests.length, 1, "401 is not retried");
+  assertEquals(t.convo.agent.session.messages.map((m) => m.role), ["system", "user"]);
+});
+
+Deno.test("ask mode without a terminal refuses write tools with the documented error", async () => {
+  await using t = await setup([
+    { toolCalls: [{ id: "w", name: "write_file", arguments: '{"path": "x.txt", "content": "x"}' }] },
+    { text: "could not write" },
+  ]);
+  const r = await t.convo.agent.run("write", new AbortController().signal);
+  assertEquals(r.text, "could not write");
+  const msg = JSON.parse(toolMessages(t.server.requests[1].body)[0].content);
+  assertEquals(msg, {
+    ok: false,
+    error: "Not approved: write_file needs approval; rerun with --approval auto or allow it in config",
+  });
+  assert(!(await Deno.stat(join(t.ws, "x.txt")).catch(() => null)));
+});
+
+Deno.test("an image result is injected as a user message after the tool messages", async () => {
+  await using t = await setup([
+    { toolCalls: [{ id: "i", name: "read_file", arguments: '{"path": "p.png"}' }] },
+    { text: "a picture" },
+  ]);
+  await Deno.writeFile(join(t.ws, "p.png"), new Uint8Array([137, 80, 78, 71]));
+  await t.convo.agent.run("look", new AbortController().signal);
+  const msgs = t.server.requests[1].body.messages as { role: string; content: unknown }[];
+  assertEquals(msgs.map((m) => m.role), ["system", "user", "assistant", "tool", "user"]);
+  assert(!String(msgs[3].content).includes("base64"), "no image data in the tool message");
+  const parts = msgs[4].content as { type: string; image_url?: { url: string } }[];
+  assertMatch(parts[1].image_url!.url, /^data:image\/png;base64,/);
+});
+
+Deno.test("the step limit stops a model that never stops calling tools", async () => {
+  await using t = await setup(() => ({ toolCalls: [{ name: "list_dir", arguments: "{}" }] }) as never, {
+    maxSteps: 3,
+  });
+  const r = await t.convo.agent.run("loop", new AbortController().signal);
+  assert(r.stoppedAtLimit);
+  assertEquals(t.server.requests.length, 3);
+});
+
+Deno.test("an abort during a request keeps the conversation consistent", async () => {
+  await using t = await setup([{ hang: true }]);
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 100);
+  const r = await t.convo.agent.run("wait", controller.signal);
+  assert(r.aborted);
+  assertEquals(t.convo.agent.session.messages.at(-1)?.role, "user");
+});
