@@ -5,7 +5,10 @@ import type { NaviApp } from "./core/app.ts";
 
 const MODES = ["plan", "ask", "auto"] as const;
 
-async function createApp(opts: { approval?: (typeof MODES)[number] }): Promise<NaviApp> {
+async function createApp(
+  opts: { approval?: (typeof MODES)[number] },
+  load: { quietPlugins?: boolean } = {},
+): Promise<NaviApp> {
   const [{ loadConfig, naviHome }, { NaviApp }, { builtinTools }] = await Promise.all([
     import("./core/config.ts"),
     import("./core/app.ts"),
@@ -13,13 +16,20 @@ async function createApp(opts: { approval?: (typeof MODES)[number] }): Promise<N
   ]);
   const home = naviHome();
   const config = await loadConfig(home);
-  return new NaviApp({
+  const app = new NaviApp({
     home,
     workspace: Deno.cwd(),
     config,
     builtins: builtinTools(),
     approvalMode: opts.approval,
   });
+  const reports = await app.loadPlugins();
+  if (!load.quietPlugins) {
+    for (const r of reports) {
+      if (r.status === "failed") console.error(`navi: plugin ${r.file} skipped: ${r.error}`);
+    }
+  }
+  return app;
 }
 
 const program = new Command("navi")
@@ -53,6 +63,30 @@ program
     const app = await createApp(all);
     const { toolsCommand } = await import("./core/commands/tools_cmd.ts");
     console.log(toolsCommand(app, opts));
+  });
+
+const plugins = program.command("plugins").description("list plugins in $NAVI_HOME/plugins, or create one");
+plugins
+  .command("list", { isDefault: true })
+  .description("each plugin file: loaded or failed, its tools, its error")
+  .action(async (_opts, cmd) => {
+    const app = await createApp(cmd.optsWithGlobals() as { approval?: (typeof MODES)[number] }, {
+      quietPlugins: true,
+    });
+    const { pluginsList } = await import("./core/commands/plugins_cmd.ts");
+    console.log(pluginsList(app, Deno.stdout.isTerminal()));
+  });
+plugins
+  .command("init")
+  .argument("<name>", "plugin name (file <name>.ts)")
+  .description("write a commented plugin template and navi.d.ts into the plugins directory")
+  .action(async (name) => {
+    const [{ pluginsInit }, { naviHome }, { PLUGIN_TEMPLATE, NAVI_D_TS }] = await Promise.all([
+      import("./core/commands/plugins_cmd.ts"),
+      import("./core/config.ts"),
+      import("./plugins/embedded.ts"),
+    ]);
+    console.log(await pluginsInit(naviHome(), name, { template: PLUGIN_TEMPLATE, types: NAVI_D_TS }));
   });
 
 try {

@@ -3,6 +3,8 @@ import { ToolRegistry } from "./registry.ts";
 import type { Tool } from "./tool.ts";
 import { type PoolFilter, ToolPool } from "./tool_pool.ts";
 import type { OpenAITool } from "./registry.ts";
+import { PluginLoader, type PluginReport } from "./plugins.ts";
+import { VERSION } from "./version.ts";
 
 /** What every navi command starts from. */
 export interface AppOptions {
@@ -20,6 +22,7 @@ export class NaviApp {
   readonly config: Config;
   readonly registry = new ToolRegistry();
   approvalMode: ApprovalMode;
+  readonly plugins: PluginLoader;
 
   constructor(opts: AppOptions) {
     this.home = opts.home;
@@ -27,6 +30,17 @@ export class NaviApp {
     this.config = opts.config;
     this.approvalMode = opts.approvalMode ?? opts.config.approval?.mode ?? "ask";
     for (const tool of opts.builtins) this.registry.register(tool);
+    this.plugins = new PluginLoader(this.registry, {
+      home: this.home,
+      workspace: this.workspace,
+      version: VERSION,
+      config: this.config.plugins,
+    });
+  }
+
+  /** Load (or reload) the plugin directory; returns one report per file. */
+  loadPlugins(): Promise<PluginReport[]> {
+    return this.plugins.load();
   }
 
   /** The filter the tool pool applies now. */

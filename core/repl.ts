@@ -10,6 +10,7 @@ import { streamSink, terminalEvents } from "./printer.ts";
 import { ProviderError } from "./provider.ts";
 import { completer, dispatch, type SlashCommand, type SlashContext, slashTable } from "./slash.ts";
 import { VERSION } from "./version.ts";
+import { pluginSlashCommands } from "./commands/plugins_cmd.ts";
 
 export interface ReplOptions {
   provider?: string;
@@ -33,7 +34,7 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
   const interactive = Deno.stdin.isTerminal();
   const style = makeStyle(Deno.stdout.isTerminal());
   const historyFile = join(app.home, "history");
-  const commands = slashTable(opts.commands);
+  const commands = slashTable([...pluginSlashCommands(), ...(opts.commands ?? [])]);
   const rl = readline.createInterface({
     input: process.stdin,
     output: process.stdout,
