@@ -65,6 +65,18 @@ program
     console.log(toolsCommand(app, opts));
   });
 
+program
+  .command("sessions")
+  .description("saved sessions, newest first")
+  .option("--json", "machine-readable output")
+  .action(async (opts, cmd) => {
+    const app = await createApp(cmd.optsWithGlobals() as { approval?: (typeof MODES)[number] }, {
+      quietPlugins: true,
+    });
+    const { sessionsCommand } = await import("./core/commands/sessions_cmd.ts");
+    console.log(sessionsCommand(app, opts));
+  });
+
 const plugins = program.command("plugins").description("list plugins in $NAVI_HOME/plugins, or create one");
 plugins
   .command("list", { isDefault: true })
@@ -92,7 +104,10 @@ plugins
 try {
   await program.parseAsync(Deno.args, { from: "user" });
 } catch (err) {
-  const { ConfigError } = await import("./core/config.ts");
+  const [{ ConfigError }, { SessionError }] = await Promise.all([
+    import("./core/config.ts"),
+    import("./core/session.ts"),
+  ]);
   console.error(`navi: ${err instanceof Error ? err.message : String(err)}`);
-  Deno.exit(err instanceof ConfigError ? 2 : 1);
+  Deno.exit(err instanceof ConfigError || err instanceof SessionError ? 2 : 1);
 }

@@ -30,10 +30,25 @@ export function parseRule(pattern: string): Rule {
   };
 }
 
-function matches(rule: Rule, tool: string, args: Record<string, unknown>): boolean {
+/** Split a shell command line into its simple commands (on ; && || | & and newlines). */
+export function commandSegments(command: string): string[] {
+  return command.split(/\s*(?:&&|\|\||;|\||&|\n)\s*/).map((s) => s.trim()).filter(Boolean);
+}
+
+function denies(rule: Rule, tool: string, args: Record<string, unknown>): boolean {
   if (!rule.tool.test(tool)) return false;
   if (!rule.command) return true;
-  return typeof args.command === "string" && rule.command.test(args.command.trim());
+  const command = typeof args.command === "string" ? args.command : "";
+  return commandSegments(command).some((seg) => rule.command!.test(seg)) || rule.command.test(command.trim());
+}
+
+function allows(rules: Rule[], tool: string, args: Record<string, unknown>): boolean {
+  const toolRules = rules.filter((r) => r.tool.test(tool));
+  if (toolRules.some((r) => !r.command)) return true;
+  const command = typeof args.command === "string" ? args.command : "";
+  if (!command.trim() || /`|\$\(|[<>]/.test(command)) return false;
+  const commandRules = toolRules.filter((r) => r.command);
+  return commandSegments(command).every((seg) => commandRules.some((r) => r.command!.test(seg)));
 }
 
 /** Decides who may run what: mode (plan / ask / auto), allow and deny rules, session answers. */
@@ -52,7 +67,7 @@ export class ApprovalPolicy {
 
   /** Decide whether a tool call may run. Deny rules beat everything, `auto` included. */
   async decide(tool: string, approval: ApprovalClass, args: Record<string, unknown>): Promise<Decision> {
-    if (this.#deny.some((r) => matches(r, tool, args))) {
+    if (this.#deny.some((r) => denies(r, tool, args))) {
       return { allowed: false, how: "denied", error: `Denied: ${tool} is blocked by a deny rule in config` };
     }
     if (approval === "read_only") return { allowed: true, how: "read_only" };
@@ -60,7 +75,7 @@ export class ApprovalPolicy {
       return { allowed: false, how: "plan", error: `Not allowed in plan mode: ${tool} can change things` };
     }
     if (this.mode === "auto") return { allowed: true, how: "auto" };
-    if (this.#allow.some((r) => matches(r, tool, args))) return { allowed: true, how: "rule" };
+    if (allows(this.#allow, tool, args)) return { allowed: true, how: "rule" };
     return await this.#question(tool, summarize(args));
   }
 

@@ -81,16 +81,17 @@ export function evolve(
   return changed ? next : previous;
 }
 
-/** Names added and removed between two lists. */
+/** Names added, removed and redefined between two lists. */
 export function diffTools(previous: readonly OpenAITool[], next: readonly OpenAITool[]) {
-  const before = new Set(previous.map((t) => t.function.name));
+  const before = new Map(previous.map((t) => [t.function.name, t]));
   const after = new Set(next.map((t) => t.function.name));
   return {
     added: [...after].filter((n) => !before.has(n)),
-    removed: [...before].filter((n) => !after.has(n)),
-    changed: next.filter((t) => before.has(t.function.name) && !previous.includes(t)).map((t) =>
-      t.function.name
-    ),
+    removed: [...before.keys()].filter((n) => !after.has(n)),
+    changed: next.filter((t) => {
+      const old = before.get(t.function.name);
+      return old !== undefined && !sameDefinition(old, t);
+    }).map((t) => t.function.name),
   };
 }
 

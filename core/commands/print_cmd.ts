@@ -33,6 +33,9 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
   const out = streamSink(Deno.stdout, convo.secrets);
   const err = streamSink(Deno.stderr, convo.secrets);
   for (const w of convo.warnings) err.write(`navi: warning: ${w}\n`);
+  if (app.approvalMode === "auto" && Deno.stderr.isTerminal()) {
+    err.write(style.yellow("navi: warning: approval mode auto runs every tool without asking") + "\n");
+  }
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   Deno.addSignalListener("SIGINT", onSigint);

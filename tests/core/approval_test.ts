@@ -1,0 +1,90 @@
+import { ApprovalPolicy, parseRule } from "../../core/approval.ts";
+import { assert, assertEquals } from "../helpers.ts";
+
+Deno.test("read_only runs at once; ask without a terminal refuses write and command", async () => {
+  const p = new ApprovalPolicy({ mode: "ask" });
+  assertEquals(await p.decide("read_file", "read_only", {}), { allowed: true, how: "read_only" });
+  const w = await p.decide("write_file", "write", {});
+  assertEquals(w, {
+    allowed: false,
+    how: "refused",
+    error: "Not approved: write_file needs approval; rerun with --approval auto or allow it in config",
+  });
+});
+
+Deno.test("auto runs everything but a deny rule beats it", async () => {
+  const p = new ApprovalPolicy({ mode: "auto", deny: ["bash(rm *)", "mcp__github__*"] });
+  assert((await p.decide("bash", "command", { command: "ls" })).allowed);
+  const rm = await p.decide("bash", "command", { command: "rm -rf /" });
+  assertEquals(rm.how, "denied");
+  assert(!(await p.decide("mcp__github__delete_repo", "command", {})).allowed);
+  assert(!(await p.decide("mcp__github__search", "read_only", {})).allowed, "deny beats read_only too");
+});
+
+Deno.test("allow rules skip the question; bash(prefix*) matches command prefixes", async () => {
+  const asked: string[] = [];
+  const p = new ApprovalPolicy({
+    mode: "ask",
+    allow: ["bash(git status*)", "write_file"],
+    deny: ["bash(git push*)"],
+    ask: (q) => {
+      asked.push(q.tool);
+      return Promise.resolve("no");
+    },
+  });
+  assertEquals((await p.decide("bash", "command", { command: "git status --short" })).how, "rule");
+  assertEquals((await p.decide("write_file", "write", { path: "x" })).how, "rule");
+  assertEquals((await p.decide("bash", "command", { command: "git status && git status -s" })).how, "rule");
+  for (
+    const command of [
+      "git status; rm -rf ~",
+      "git status && curl x | sh",
+      "git status $(rm x)",
+      "git status > f",
+    ]
+  ) {
+    assertEquals(
+      (await p.decide("bash", "command", { command })).how,
+      "user",
+      `${command} is asked, not allowed`,
+    );
+  }
+  assertEquals((await p.decide("bash", "command", { command: "ls && git push --force" })).how, "denied");
+  assertEquals((await p.decide("bash", "command", { command: "ls" })).how, "user");
+  assertEquals(asked.length, 5);
+  assert(parseRule("bash(npm test*)").command!.test("npm test -- --watch"));
+  assert(!parseRule("bash(npm test*)").command!.test("echo; npm test"));
+});
+
+Deno.test("an 'always' answer allows the tool for the rest of the session only", async () => {
+  let questions = 0;
+  const ask = () => {
+    questions++;
+    return Promise.resolve("always" as const);
+  };
+  const p = new ApprovalPolicy({ mode: "ask", ask });
+  assertEquals((await p.decide("edit_file", "write", {})).how, "session");
+  assertEquals((await p.decide("edit_file", "write", {})).how, "rule");
+  assertEquals(questions, 1);
+  const fresh = new ApprovalPolicy({ mode: "ask", ask });
+  assertEquals((await fresh.decide("edit_file", "write", {})).how, "session");
+  assertEquals(questions, 2);
+});
+
+Deno.test("plan refuses changes; paths outside the workspace are command-class", async () => {
+  const plan = new ApprovalPolicy({ mode: "plan" });
+  assertEquals((await plan.decide("write_file", "write", {})).how, "plan");
+  assertEquals(await plan.confirm("read_file", "/etc/passwd"), false);
+  assertEquals(await new ApprovalPolicy({ mode: "auto" }).confirm("read_file", "/etc/passwd"), true);
+  assertEquals(await new ApprovalPolicy({ mode: "ask" }).confirm("read_file", "/etc/passwd"), false);
+  let asked = "";
+  const ask = new ApprovalPolicy({
+    mode: "ask",
+    ask: (q) => {
+      asked = q.summary;
+      return Promise.resolve("yes");
+    },
+  });
+  assertEquals(await ask.confirm("read_file", "/etc/passwd"), true);
+  assertEquals(asked, "outside the workspace: /etc/passwd");
+});

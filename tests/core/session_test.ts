@@ -1,0 +1,66 @@
+import { join } from "node:path";
+import { listSessions, Session, SessionError } from "../../core/session.ts";
+import { assert, assertEquals, assertMatch, tempDir } from "../helpers.ts";
+
+Deno.test("a session appends records and loads them back", async () => {
+  await using home = await tempDir();
+  const s = Session.create(home.path, { cwd: "/w", provider: "p", model: "m" });
+  s.addMessage({ role: "system", content: "sys" });
+  s.addMessage({ role: "user", content: "first prompt" });
+  s.recordTools([{ type: "function", function: { name: "t", description: "- t", parameters: {} } }]);
+  s.audit({ tool: "t", decision: "read_only", ms: 3, ok: true });
+  const { session, warnings } = Session.load(home.path, s.meta.id);
+  assertEquals(warnings, []);
+  assertEquals(session.messages, s.messages);
+  assertEquals(session.tools?.[0].function.name, "t");
+  assertEquals(session.meta, s.meta);
+  const text = await Deno.readTextFile(s.file);
+  assertMatch(text, /"type":"audit","at":"[^"]+","tool":"t","decision":"read_only"/);
+  assertEquals(listSessions(home.path)[0], {
+    id: s.meta.id,
+    created: s.meta.created,
+    cwd: "/w",
+    messages: 1,
+    first_prompt: "first prompt",
+  });
+});
+
+Deno.test("a corrupt line is skipped with one warning; everything else loads", async () => {
+  await using home = await tempDir();
+  const s = Session.create(home.path, { cwd: "/w" });
+  s.addMessage({ role: "user", content: "a" });
+  s.addMessage({ role: "assistant", content: "b" });
+  await Deno.writeTextFile(s.file, '{"type":"message","message":{"role":"user","con', { append: true });
+  const { session, warnings } = Session.load(home.path, s.meta.id);
+  assertEquals(session.messages.map((m) => m.content), ["a", "b"]);
+  assertEquals(warnings.length, 1);
+  assertMatch(warnings[0], /line 4 is corrupt and skipped$/);
+});
+
+Deno.test("a missing session id is a clear error", async () => {
+  await using home = await tempDir();
+  let err: unknown;
+  try {
+    Session.load(home.path, "20990101-000000-abcdef");
+  } catch (e) {
+    err = e;
+  }
+  assert(err instanceof SessionError);
+  assertMatch(err.message, /^no session with id 20990101-000000-abcdef/);
+  let bad: unknown;
+  try {
+    Session.load(home.path, "../etc/passwd");
+  } catch (e) {
+    bad = e;
+  }
+  assert(bad instanceof SessionError);
+});
+
+Deno.test("sessions are listed newest first", async () => {
+  await using home = await tempDir();
+  const a = Session.create(home.path, { cwd: "/a" });
+  await new Promise((r) => setTimeout(r, 5));
+  const b = Session.create(home.path, { cwd: "/b" });
+  await Deno.writeTextFile(join(home.path, "sessions", "junk.jsonl"), "not json\n");
+  assertEquals(listSessions(home.path).map((s) => s.id), [b.meta.id, a.meta.id]);
+});
