@@ -62,7 +62,12 @@ program
     const all = cmd.optsWithGlobals() as typeof opts & { approval?: (typeof MODES)[number] };
     const app = await createApp(all);
     const { toolsCommand } = await import("./core/commands/tools_cmd.ts");
+    await app.startMcp({ wait: true });
     console.log(toolsCommand(app, opts));
+    for (const s of app.mcp?.states() ?? []) {
+      if (s.error) console.error(`navi: MCP server ${s.name} ${s.status}: ${s.error}`);
+    }
+    await app.close();
   });
 
 program
@@ -75,6 +80,50 @@ program
     });
     const { sessionsCommand } = await import("./core/commands/sessions_cmd.ts");
     console.log(sessionsCommand(app, opts));
+  });
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+const mcp = program.command("mcp").description("MCP servers in config.json");
+mcp
+  .command("list", { isDefault: true })
+  .description("connect to every configured server: transport, status, tool count, error")
+  .action(async (_opts, cmd) => {
+    const app = await createApp(cmd.optsWithGlobals() as { approval?: (typeof MODES)[number] });
+    const { mcpList } = await import("./core/commands/mcp_cmd.ts");
+    console.log(await mcpList(app));
+  });
+mcp
+  .command("add")
+  .description("add a server: navi mcp add <name> [--env K=V]... -- <command> [args...] | --url <url>")
+  .argument("<name>", "server name (letters, digits, _ and -)")
+  .argument("[command...]", "stdio command and its arguments, after --")
+  .option("--url <url>", "Streamable HTTP endpoint")
+  .option(
+    "--header <K:V>",
+    "HTTP header (repeatable; a value of $VAR is read from the environment)",
+    collect,
+    [],
+  )
+  .option("--env <K=V>", "environment for a stdio server (repeatable)", collect, [])
+  .action(async (name, command, opts) => {
+    const [{ mcpAdd }, { naviHome }] = await Promise.all([
+      import("./core/commands/mcp_cmd.ts"),
+      import("./core/config.ts"),
+    ]);
+    console.log(
+      await mcpAdd(naviHome(), name, { command, url: opts.url, env: opts.env, headers: opts.header }),
+    );
+  });
+mcp
+  .command("remove")
+  .description("remove a server from config.json")
+  .argument("<name>")
+  .action(async (name) => {
+    const [{ mcpRemove }, { naviHome }] = await Promise.all([
+      import("./core/commands/mcp_cmd.ts"),
+      import("./core/config.ts"),
+    ]);
+    console.log(await mcpRemove(naviHome(), name));
   });
 
 const plugins = program.command("plugins").description("list plugins in $NAVI_HOME/plugins, or create one");

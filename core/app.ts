@@ -5,6 +5,8 @@ import { type PoolFilter, ToolPool } from "./tool_pool.ts";
 import type { OpenAITool } from "./registry.ts";
 import { PluginLoader, type PluginReport } from "./plugins.ts";
 import { VERSION } from "./version.ts";
+import type { McpManager } from "./mcp/manager.ts";
+import type { Elicit } from "./mcp/connection.ts";
 
 /** What every navi command starts from. */
 export interface AppOptions {
@@ -23,6 +25,8 @@ export class NaviApp {
   readonly registry = new ToolRegistry();
   approvalMode: ApprovalMode;
   readonly plugins: PluginLoader;
+  /** MCP connections; created by `startMcp` when servers are configured. */
+  mcp?: McpManager;
 
   constructor(opts: AppOptions) {
     this.home = opts.home;
@@ -51,5 +55,32 @@ export class NaviApp {
   /** A tool pool for one conversation, optionally continuing a persisted list. */
   createPool(previous?: readonly OpenAITool[]): ToolPool {
     return new ToolPool(this.registry, this.poolFilter(), previous);
+  }
+
+  /**
+   * Connect the configured MCP servers in the background (`wait: false`, the REPL) or wait until each
+   * has connected or failed (`wait: true`, one-shot commands). Imports the MCP SDK only when needed.
+   */
+  async startMcp(
+    opts: { wait: boolean; elicit?: Elicit; onToolsChanged?(server: string): void },
+  ): Promise<void> {
+    const servers = this.config.mcp_servers ?? {};
+    if (!Object.keys(servers).length) return;
+    const { McpManager } = await import("./mcp/manager.ts");
+    this.mcp ??= new McpManager(this.registry, servers, {
+      home: this.home,
+      workspace: this.workspace,
+      version: VERSION,
+      env: Deno.env,
+      elicit: opts.elicit,
+      onToolsChanged: opts.onToolsChanged,
+    });
+    const started = this.mcp.start();
+    if (opts.wait) await started;
+  }
+
+  /** Close MCP connections (ends stdio server processes). */
+  async close(): Promise<void> {
+    await this.mcp?.close();
   }
 }

@@ -11,6 +11,8 @@ import { ProviderError } from "./provider.ts";
 import { completer, dispatch, type SlashCommand, type SlashContext, slashTable } from "./slash.ts";
 import { VERSION } from "./version.ts";
 import { pluginSlashCommands } from "./commands/plugins_cmd.ts";
+import { mcpSlashCommands } from "./commands/mcp_cmd.ts";
+import type { Elicit } from "./mcp/connection.ts";
 
 export interface ReplOptions {
   provider?: string;
@@ -34,7 +36,8 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
   const interactive = Deno.stdin.isTerminal();
   const style = makeStyle(Deno.stdout.isTerminal());
   const historyFile = join(app.home, "history");
-  const commands = slashTable([...pluginSlashCommands(), ...(opts.commands ?? [])]);
+  if (!interactive) await app.startMcp({ wait: true });
+  const commands = slashTable([...pluginSlashCommands(), ...mcpSlashCommands(), ...(opts.commands ?? [])]);
   const rl = readline.createInterface({
     input: process.stdin,
     output: process.stdout,
@@ -62,6 +65,29 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
         );
       })
     : undefined;
+  const question = (q: string) => new Promise<string>((resolve) => rl.question(q, resolve));
+  const elicit: Elicit | undefined = interactive
+    ? async ({ server, message, schema }) => {
+      events.stopSpinner();
+      out.write(`${style.yellow("?")} MCP server ${style.bold(server)} asks: ${message}\n`);
+      const props =
+        ((schema ?? {}) as { properties?: Record<string, { type?: string; description?: string }> })
+          .properties ?? {};
+      const content: Record<string, unknown> = {};
+      for (const [key, prop] of Object.entries(props)) {
+        const raw = await question(`  ${key}${prop.description ? ` (${prop.description})` : ""}: `);
+        content[key] = prop.type === "number" || prop.type === "integer"
+          ? Number(raw)
+          : prop.type === "boolean"
+          ? /^(y|yes|true)$/i.test(raw.trim())
+          : raw;
+      }
+      const send = (await question("  send this answer? [y]es / [n]o: ")).trim().toLowerCase().startsWith(
+        "y",
+      );
+      return send ? { action: "accept", content } : { action: "decline" };
+    }
+    : undefined;
   let out = streamSink(Deno.stdout);
   const events = terminalEvents({
     mode: "repl",
@@ -82,6 +108,7 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
     for (const w of convo.warnings) out.write(style.yellow(`navi: warning: ${w}`) + "\n");
   };
   open(true);
+  if (interactive) app.startMcp({ wait: false, elicit });
   let running: AbortController | null = null;
   let exiting = false;
   let lastInterrupt = 0;
@@ -153,5 +180,6 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
     prompt();
   }
   if (!closed) rl.close();
+  await app.close();
   return 0;
 }

@@ -29,6 +29,7 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
     err: streamSink(Deno.stderr),
     style,
   });
+  await app.startMcp({ wait: true });
   const convo = openConversation(app, { ...opts, events });
   const out = streamSink(Deno.stdout, convo.secrets);
   const err = streamSink(Deno.stderr, convo.secrets);
@@ -67,5 +68,6 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
     throw e;
   } finally {
     Deno.removeSignalListener("SIGINT", onSigint);
+    await app.close();
   }
 }

@@ -1,0 +1,72 @@
+import type { McpServerConfig } from "../config.ts";
+import type { ToolRegistry } from "../registry.ts";
+import { type ConnectionOptions, DEFAULT_TIMING, McpConnection, type McpTiming } from "./connection.ts";
+
+/** One row of `navi mcp list` and `/mcp status`. */
+export interface McpServerState {
+  name: string;
+  transport: "stdio" | "http";
+  status: string;
+  tools: number;
+  error?: string;
+  warnings: string[];
+}
+
+export type McpManagerOptions = Omit<ConnectionOptions, "timing"> & { timing?: Partial<McpTiming> };
+
+/** Owns every MCP connection of one navi process. Create as many as you like. */
+export class McpManager {
+  #registry: ToolRegistry;
+  #o: ConnectionOptions;
+  #conns = new Map<string, McpConnection>();
+  #started?: Promise<void>;
+
+  constructor(registry: ToolRegistry, servers: Record<string, McpServerConfig>, opts: McpManagerOptions) {
+    this.#registry = registry;
+    this.#o = { ...opts, timing: { ...DEFAULT_TIMING, ...opts.timing } };
+    this.#setServers(servers);
+  }
+
+  #setServers(servers: Record<string, McpServerConfig>): void {
+    for (const [name, config] of Object.entries(servers)) {
+      this.#conns.set(name, new McpConnection(this.#registry, name, config, this.#o));
+    }
+  }
+
+  /** Connect every enabled server concurrently; the promise settles when each has connected or failed. */
+  start(): Promise<void> {
+    this.#started ??= Promise.all([...this.#conns.values()].map((c) => c.connect())).then(() => {});
+    return this.#started;
+  }
+
+  /** The connection of one server. */
+  get(name: string): McpConnection | undefined {
+    return this.#conns.get(name);
+  }
+
+  /** Status rows, by server name. */
+  states(): McpServerState[] {
+    return [...this.#conns.values()].sort((a, b) => (a.name < b.name ? -1 : 1)).map((c) => ({
+      name: c.name,
+      transport: c.transportKind,
+      status: c.status,
+      tools: c.tools.size,
+      ...(c.error ? { error: c.error } : {}),
+      warnings: c.warnings,
+    }));
+  }
+
+  /** Close everything and connect again from `servers` (the current config). */
+  async reload(servers: Record<string, McpServerConfig>): Promise<void> {
+    await this.close();
+    this.#conns.clear();
+    this.#started = undefined;
+    this.#setServers(servers);
+    await this.start();
+  }
+
+  /** Close every connection and remove their tools. */
+  async close(): Promise<void> {
+    await Promise.all([...this.#conns.values()].map((c) => c.close()));
+  }
+}

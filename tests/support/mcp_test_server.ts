@@ -1,0 +1,65 @@
+// An MCP server for tests. `deno run -A tests/support/mcp_test_server.ts [stdio|exit]`; `buildServer()` for HTTP.
+import { z } from "zod";
+import { McpServer, StdioServerTransport } from "./mcp_sdk_server.ts";
+
+/** A server whose tools exercise navi's MCP bridge. */
+export function buildServer(name = "test"): McpServer {
+  const server = new McpServer({ name, version: "1.0.0" });
+  server.registerTool("echo", {
+    description: "Echoes the message.",
+    inputSchema: { message: z.string() },
+    annotations: { readOnlyHint: true },
+  }, ({ message }) => ({ content: [{ type: "text", text: `echo: ${message}` }] }));
+  server.registerTool("add", {
+    description: "Adds two numbers.",
+    inputSchema: { a: z.number(), b: z.number() },
+    outputSchema: { sum: z.number() },
+    annotations: { destructiveHint: false },
+  }, ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }], structuredContent: { sum: a + b } }));
+  const extra = server.registerTool("extra", {
+    description: "A tool that appears later.",
+    annotations: { readOnlyHint: true },
+  }, () => ({ content: [{ type: "text", text: "extra works" }] }));
+  extra.disable();
+  server.registerTool("enable_extra", { description: "Makes the extra tool available." }, () => {
+    extra.enable();
+    return { content: [{ type: "text", text: "enabled" }] };
+  });
+  server.registerTool("fail", { description: "Reports an error." }, () => ({
+    content: [{ type: "text", text: "it went wrong" }],
+    isError: true,
+  }));
+  server.registerTool(
+    "image",
+    { description: "Returns an image.", annotations: { readOnlyHint: true } },
+    () => ({
+      content: [{ type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" }],
+    }),
+  );
+  server.registerTool("crash", { description: "Exits the server process mid-call." }, () => {
+    setTimeout(() => Deno.exit(3), 10);
+    return new Promise(() => {});
+  });
+  server.registerTool("hang", { description: "Never answers." }, () => new Promise(() => {}));
+  server.registerTool(
+    "pid",
+    { description: "The server's process id.", annotations: { readOnlyHint: true } },
+    () => ({
+      content: [{ type: "text", text: String(Deno.pid) }],
+    }),
+  );
+  server.registerTool(`tool.with spaces/${"x".repeat(70)}`, { description: "Long odd name." }, () => ({
+    content: [{ type: "text", text: "long" }],
+  }));
+  return server;
+}
+
+if (import.meta.main) {
+  const mode = Deno.args[0] ?? "stdio";
+  if (mode === "exit") {
+    console.error("test server: refusing to start");
+    Deno.exit(1);
+  }
+  console.error("test server: started");
+  await buildServer().connect(new StdioServerTransport());
+}
