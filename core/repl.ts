@@ -75,7 +75,12 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
           .properties ?? {};
       const content: Record<string, unknown> = {};
       for (const [key, prop] of Object.entries(props)) {
-        const raw = await question(`  ${key}${prop.description ? ` (${prop.description})` : ""}: `);
+        const hint = prop.default !== undefined ? ` [${JSON.stringify(prop.default)}]` : "";
+        const raw = await question(`  ${key}${prop.description ? ` (${prop.description})` : ""}${hint}: `);
+        if (raw.trim() === "" && prop.default !== undefined) {
+          content[key] = prop.default;
+          continue;
+        }
         content[key] = prop.type === "number" || prop.type === "integer"
           ? Number(raw)
           : prop.type === "boolean"
