@@ -70,9 +70,8 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
     ? async ({ server, message, schema }) => {
       events.stopSpinner();
       out.write(`${style.yellow("?")} MCP server ${style.bold(server)} asks: ${message}\n`);
-      const props =
-        ((schema ?? {}) as { properties?: Record<string, { type?: string; description?: string }> })
-          .properties ?? {};
+      type Prop = { type?: string; description?: string; default?: unknown };
+      const props = ((schema ?? {}) as { properties?: Record<string, Prop> }).properties ?? {};
       const content: Record<string, unknown> = {};
       for (const [key, prop] of Object.entries(props)) {
         const hint = prop.default !== undefined ? ` [${JSON.stringify(prop.default)}]` : "";

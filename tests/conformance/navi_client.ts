@@ -15,7 +15,9 @@ if (!url) {
 const acceptDefaults: Elicit = ({ schema }) => {
   const props = (schema as { properties?: Record<string, { default?: unknown }> })?.properties ?? {};
   const content: Record<string, unknown> = {};
-  for (const [key, prop] of Object.entries(props)) if (prop.default !== undefined) content[key] = prop.default;
+  for (const [key, prop] of Object.entries(props)) {
+    if (prop.default !== undefined) content[key] = prop.default;
+  }
   return Promise.resolve({ action: "accept", content });
 };
 
@@ -23,19 +25,27 @@ const ARGS: Record<string, Record<string, unknown>> = { add_numbers: { a: 2, b: 
 
 const home = await Deno.makeTempDir({ prefix: "navi-conformance-" });
 const registry = new ToolRegistry();
-const manager = new McpManager(registry, { conformance: { url, connect_timeout_s: 10, call_timeout_s: 20 } }, {
-  home,
-  workspace: Deno.cwd(),
-  version: VERSION,
-  env: Deno.env,
-  elicit: acceptDefaults,
-  timing: { maxReconnects: 0 },
-});
+const manager = new McpManager(
+  registry,
+  { conformance: { url, connect_timeout_s: 10, call_timeout_s: 20 } },
+  {
+    home,
+    workspace: Deno.cwd(),
+    version: VERSION,
+    env: Deno.env,
+    elicit: acceptDefaults,
+    timing: { maxReconnects: 0 },
+  },
+);
 await manager.start();
 const state = manager.states()[0];
 let failed = state.status !== "connected";
 if (failed) console.error(`not connected: ${state.error}`);
-const ctx = { workspace: Deno.cwd(), signal: new AbortController().signal, confirm: () => Promise.resolve(false) };
+const ctx = {
+  workspace: Deno.cwd(),
+  signal: new AbortController().signal,
+  confirm: () => Promise.resolve(false),
+};
 for (const tool of registry.list()) {
   const original = manager.get("conformance")!.tools.get(tool.name)!;
   const result = await registry.invoke(tool.name, ARGS[original] ?? {}, ctx);
