@@ -1,7 +1,12 @@
 #!/usr/bin/env -S deno run -A
-import { Command, Option } from "@commander-js/extra-typings";
 import { VERSION } from "./core/version.ts";
 import type { NaviApp } from "./core/app.ts";
+
+if (Deno.args.length === 1 && (Deno.args[0] === "--version" || Deno.args[0] === "-v")) {
+  console.log(VERSION);
+  Deno.exit(0);
+}
+const { Command, Option } = await import("@commander-js/extra-typings");
 
 const MODES = ["plan", "ask", "auto"] as const;
 

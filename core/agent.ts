@@ -208,7 +208,7 @@ export class Agent {
   async #runOne(call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
     const { registry, policy, session, events = {} } = this.#o;
     events.toolStart?.(call);
-    const started = performance.now();
+    let started = performance.now();
     const offered = this.#lastTools?.some((t) => t.function.name === call.name) ?? false;
     const tool = offered ? registry.get(call.name) : undefined;
     let decision = "none";
@@ -225,6 +225,7 @@ export class Agent {
         ? await policy.decide(call.name, tool.approval, args)
         : { allowed: true, how: "invalid" };
       decision = verdict.how;
+      started = performance.now();
       result = verdict.allowed
         ? await registry.invoke(call.name, call.arguments, this.#context(call.name, signal))
         : { ok: false, error: (verdict as { error?: string }).error ?? "Not approved" };

@@ -1,0 +1,132 @@
+// Whole-process timings, each as a ratio to `deno run` of a hello-world file measured in the same run.
+// `deno run -A bench/process.ts` (part of `deno task bench`). Uses hyperfine when installed, else a loop.
+import { join } from "node:path";
+import { startLlmServer } from "../tests/support/llm_server.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const DENO = Deno.execPath();
+const NAVI = [DENO, "run", "-A", join(ROOT, "main.ts")];
+const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 10);
+const EVERYTHING = [DENO, "run", "-A", "npm:@modelcontextprotocol/server-everything@2026.8.31", "stdio"];
+const TEST_SERVER = [DENO, "run", "-A", join(ROOT, "tests/support/mcp_test_server.ts")];
+
+interface Case {
+  name: string;
+  argv: string[];
+  home?: string;
+}
+
+async function home(config: Record<string, unknown>, plugins = 0): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "navi-bench-" });
+  await Deno.writeTextFile(join(dir, "config.json"), JSON.stringify(config));
+  if (plugins) {
+    await Deno.mkdir(join(dir, "plugins"));
+    for (let i = 0; i < plugins; i++) {
+      await Deno.writeTextFile(
+        join(dir, "plugins", `p${String(i).padStart(3, "0")}.ts`),
+        `import type { NaviPluginApi } from "./navi.d.ts";\ninterface Args { text: string }\n` +
+          `export default function register(navi: NaviPluginApi): void {\n  navi.registerTool({\n` +
+          `    name: "plugin_tool_${i}",\n    description: "- Plugin tool ${i}: upper-cases a text.",\n` +
+          `    parameters: navi.z.object({ text: navi.z.string() }),\n    approval: "read_only",\n` +
+          `    handler: ({ text }: Args) => ({ ok: true, text: text.toUpperCase() }),\n  });\n}\n`,
+      );
+    }
+  }
+  return dir;
+}
+
+const servers = (n: number) =>
+  Object.fromEntries(
+    Array.from({ length: n }, (_, i) => [`s${i}`, { command: TEST_SERVER[0], args: TEST_SERVER.slice(1) }]),
+  );
+
+const hasHyperfine = await new Deno.Command("hyperfine", {
+  args: ["--version"],
+  stdout: "null",
+  stderr: "null",
+})
+  .output().then((o) => o.success, () => false);
+
+async function measure(c: Case): Promise<number> {
+  const env = { ...Deno.env.toObject(), NAVI_HOME: c.home ?? "/nonexistent-navi-home", NO_COLOR: "1" };
+  if (hasHyperfine) {
+    const out = await Deno.makeTempFile({ suffix: ".json" });
+    const quoted = c.argv.map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(" ");
+    const r = await new Deno.Command("hyperfine", {
+      args: ["-N", "-w", "2", "-r", String(RUNS), "--export-json", out, "--output", "null", quoted],
+      env,
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    if (!r.success) throw new Error(`${c.name}: ${new TextDecoder().decode(r.stderr)}`);
+    return JSON.parse(await Deno.readTextFile(out)).results[0].median * 1000;
+  }
+  const times: number[] = [];
+  for (let i = 0; i < RUNS + 2; i++) {
+    const t = performance.now();
+    const r = await new Deno.Command(c.argv[0], {
+      args: c.argv.slice(1),
+      env,
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    if (!r.success) throw new Error(`${c.name} failed`);
+    if (i >= 2) times.push(performance.now() - t);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+}
+
+const llm = startLlmServer((_i, body) => {
+  const last = (body.messages as { role: string }[]).at(-1)!;
+  return last.role === "tool"
+    ? { text: "The echo tool answered." }
+    : { toolCalls: [{ name: "mcp__everything__echo", arguments: '{"message":"bench"}' }] };
+});
+const provider = { providers: { bench: { base_url: llm.url, api_key: "bench" } }, model: "bench-model" };
+
+const cases: Case[] = [
+  { name: "navi --version", argv: [...NAVI, "--version"] },
+  { name: "navi tools --json, 0 plugins", argv: [...NAVI, "tools", "--json"], home: await home({}) },
+  { name: "navi tools --json, 100 plugins", argv: [...NAVI, "tools", "--json"], home: await home({}, 100) },
+  {
+    name: "navi mcp list, 1 stdio server",
+    argv: [...NAVI, "mcp", "list"],
+    home: await home({ mcp_servers: servers(1) }),
+  },
+  {
+    name: "navi mcp list, 5 stdio servers",
+    argv: [...NAVI, "mcp", "list"],
+    home: await home({ mcp_servers: servers(5) }),
+  },
+  {
+    name: "navi -p, one MCP echo call (server-everything)",
+    argv: [...NAVI, "-p", "echo bench", "--approval", "auto"],
+    home: await home({
+      ...provider,
+      mcp_servers: { everything: { command: EVERYTHING[0], args: EVERYTHING.slice(1) } },
+    }),
+  },
+];
+
+try {
+  const baseline = await measure({
+    name: "hello",
+    argv: [DENO, "run", "-A", join(ROOT, "bench/fixtures/hello.ts")],
+  });
+  const rows = [`| command | median | ratio to hello-world |`, `| --- | ---: | ---: |`];
+  rows.push(`| deno run hello.ts (baseline) | ${baseline.toFixed(0)} ms | 1.00x |`);
+  for (const c of cases) {
+    const ms = await measure(c);
+    rows.push(`| ${c.name} | ${ms.toFixed(0)} ms | ${(ms / baseline).toFixed(2)}x |`);
+    console.error(`measured ${c.name}`);
+  }
+  console.log(
+    `\n${
+      hasHyperfine ? "hyperfine" : "loop"
+    }, ${RUNS} runs each, ${Deno.build.os} ${navigator.hardwareConcurrency} cores\n`,
+  );
+  console.log(rows.join("\n"));
+} finally {
+  await llm.close();
+  for (const c of cases) if (c.home) await Deno.remove(c.home, { recursive: true }).catch(() => {});
+}
