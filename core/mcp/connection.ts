@@ -1,19 +1,11 @@
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { McpServerConfig } from "../config.ts";
 import type { ToolRegistry } from "../registry.ts";
-import { resolveEnvRef } from "../secrets.ts";
 import { defineRawTool, errorMessage, type ToolResult } from "../tool.ts";
 import { approvalFor, convertResult, describe, exposedName } from "./convert.ts";
-import {
-  Client,
-  ElicitRequestSchema,
-  getDefaultEnvironment,
-  ListRootsRequestSchema,
-  type McpTool,
-  StdioClientTransport,
-  StreamableHTTPClientTransport,
-} from "./sdk.ts";
+import { Client, ElicitRequestSchema, ListRootsRequestSchema, type McpTool } from "./sdk.ts";
+import { createTransport } from "./transport.ts";
 
 /** An elicitation request from a server; the answer follows the MCP ElicitResult shape. */
 export type Elicit = (req: { server: string; message: string; schema: unknown }) => Promise<{
@@ -109,7 +101,8 @@ export class McpConnection {
     });
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      const transport = this.#transport();
+      const { transport, pid } = createTransport(this.name, this.config, this.#o);
+      this.#pid = pid;
       this.#client = client;
       client.onclose = () => this.#onClosed(client);
       await Promise.race([
@@ -136,40 +129,6 @@ export class McpConnection {
     } finally {
       clearTimeout(timer);
     }
-  }
-
-  #transport() {
-    if (this.config.url) {
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(this.config.headers ?? {})) {
-        const value = resolveEnvRef(v, this.#o.env);
-        if (value === undefined) throw new Error(`header ${k} refers to ${v}, which is not set`);
-        headers[k] = value;
-      }
-      return new StreamableHTTPClientTransport(new URL(this.config.url), { requestInit: { headers } });
-    }
-    const env: Record<string, string> = { ...getDefaultEnvironment() };
-    for (const [k, v] of Object.entries(this.config.env ?? {})) {
-      const value = resolveEnvRef(v, this.#o.env);
-      if (value !== undefined) env[k] = value;
-    }
-    const transport = new StdioClientTransport({
-      command: this.config.command!,
-      args: this.config.args ?? [],
-      env,
-      cwd: this.config.cwd ?? this.#o.workspace,
-      stderr: "pipe",
-    });
-    this.#pid = () => transport.pid;
-    const logDir = join(this.#o.home, "logs");
-    Deno.mkdirSync(logDir, { recursive: true });
-    const log = join(logDir, `mcp-${this.name}.log`);
-    transport.stderr?.on("data", (chunk: Uint8Array) => {
-      try {
-        Deno.writeFileSync(log, chunk, { append: true });
-      } catch { /* logging must never take a server down */ }
-    });
-    return transport;
   }
 
   #onClosed(client: Client): void {
