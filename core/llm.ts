@@ -105,6 +105,11 @@ async function toApiError(err: unknown, choice: ProviderChoice): Promise<unknown
   return err;
 }
 
+/** Start loading the openai SDK in the background (e.g. while MCP servers connect). */
+export function preloadSdk(): void {
+  import("openai").catch(() => {});
+}
+
 /** Whether an error is the user's abort (Ctrl-C) of a request. */
 export function isAbort(err: unknown, signal: AbortSignal): boolean {
   return signal.aborted ||

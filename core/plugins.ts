@@ -109,10 +109,19 @@ export class PluginLoader {
     this.#registry.unregisterWhere((_t, s) => s.kind === "plugin");
     const dir = pluginsDir(this.#o.home);
     this.reports = [];
-    for (const file of discoverPlugins(dir)) {
+    const files = discoverPlugins(dir);
+    const modules = files.map((file) =>
+      this.#import(join(dir, file), file).then(
+        (mod) => ({ mod }),
+        (error: unknown) => ({ mod: undefined, error }),
+      )
+    );
+    for (const [i, file] of files.entries()) {
       const report: PluginReport = { file, status: "loaded", tools: [] };
       try {
-        const tools = await this.#loadOne(join(dir, file), file);
+        const loaded = await modules[i];
+        if (!loaded.mod) throw loaded.error;
+        const tools = await this.#register(loaded.mod, file);
         for (const tool of tools) this.#checkCollision(tool.name);
         for (const tool of tools) this.#registry.register(tool, { kind: "plugin", origin: file });
         report.tools = tools.map((t) => t.name);
@@ -134,7 +143,8 @@ export class PluginLoader {
     throw new Error(`tool "${name}" is already registered by ${source.origin} (the earlier file wins)`);
   }
 
-  async #loadOne(path: string, file: string): Promise<Tool[]> {
+  /** Read, strip and import one file; imports run concurrently, registration stays in file order. */
+  async #import(path: string, file: string): Promise<{ default?: unknown }> {
     const source = await Deno.readTextFile(path);
     const js = toJavaScript(source);
     const url = `data:application/javascript;base64,${
@@ -151,6 +161,10 @@ export class PluginLoader {
         `${kind}${where ? ` at ${where[1]}:${where[2]}` : ""}: ${text.replace(/ at data:\S+$/, "")}`,
       );
     }
+    return mod;
+  }
+
+  async #register(mod: { default?: unknown }, file: string): Promise<Tool[]> {
     if (typeof mod.default !== "function") {
       throw new Error("the default export must be a function: export default function register(navi) {...}");
     }

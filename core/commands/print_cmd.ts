@@ -1,6 +1,6 @@
 import type { NaviApp } from "../app.ts";
 import { openConversation } from "../conversation.ts";
-import { ApiError } from "../llm.ts";
+import { ApiError, preloadSdk } from "../llm.ts";
 import { makeStyle } from "../output.ts";
 import { streamSink, terminalEvents } from "../printer.ts";
 import { ProviderError } from "../provider.ts";
@@ -29,6 +29,7 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
     err: streamSink(Deno.stderr),
     style,
   });
+  preloadSdk();
   await app.startMcp({ wait: true });
   const convo = openConversation(app, { ...opts, events });
   const out = streamSink(Deno.stdout, convo.secrets);

@@ -130,6 +130,19 @@ Deno.test("a 401 is one ApiError line with the status and message; the conversat
   assertEquals(t.convo.agent.session.messages.map((m) => m.role), ["system", "user"]);
 });
 
+Deno.test("a 500 is retried a bounded number of times, then reported with the status", async () => {
+  await using t = await setup(() => ({
+    status: 500,
+    message: "upstream broke",
+    headers: { "retry-after-ms": "5" },
+  }));
+  let error: unknown;
+  await t.convo.agent.run("hi", new AbortController().signal).catch((e) => (error = e));
+  assert(error instanceof ApiError);
+  assertMatch(error.message, /^API error 500 from test .*: upstream broke$/);
+  assertEquals(t.server.requests.length, 4, "the first try and 3 retries");
+});
+
 Deno.test("ask mode without a terminal refuses write tools with the documented error", async () => {
   await using t = await setup([
     { toolCalls: [{ id: "w", name: "write_file", arguments: '{"path": "x.txt", "content": "x"}' }] },
