@@ -21,6 +21,7 @@ function registryOf(n: number): ToolRegistry {
 for (const n of [10, 100, 1000]) {
   const registry = registryOf(n);
   const list = registry.toOpenAITools();
+  const rebuilt = registry.toOpenAITools();
   const appended = [...list, registryOf(1).toOpenAITools()[0]];
   const pool = new ToolPool(registry, { readOnly: false, features: {} });
   pool.current();
@@ -42,7 +43,7 @@ for (const n of [10, 100, 1000]) {
     name: `evolve, nothing changed, ${n} tools`,
     group: `evolve ${n}`,
     baseline: true,
-    fn: () => void evolve(list, list),
+    fn: () => void evolve(list, rebuilt),
   });
   Deno.bench({
     name: `evolve, one tool appended, ${n} tools`,

@@ -47,6 +47,8 @@ export interface AgentOptions {
   workspace: string;
   maxSteps?: number;
   childEnv?: () => Record<string, string>;
+  /** Applied to tool results before they reach the model and the session file (removes known secrets). */
+  redact?: (text: string) => string;
   events?: AgentEvents;
 }
 
@@ -187,7 +189,12 @@ export class Agent {
     calls.forEach((call, n) => {
       const r = results[n];
       turn.toolCalls.push({ name: call.name, ok: r.ok });
-      this.#o.session.addMessage({ role: "tool", tool_call_id: call.id, content: toModelContent(r) });
+      const content = toModelContent(r);
+      this.#o.session.addMessage({
+        role: "tool",
+        tool_call_id: call.id,
+        content: this.#o.redact?.(content) ?? content,
+      });
       if (r._multimodal && typeof r._image_data_url === "string") {
         images.push({
           role: "user",

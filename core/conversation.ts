@@ -72,6 +72,7 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     workspace: app.workspace,
     maxSteps: app.config.max_steps,
     childEnv: () => secrets.childEnv(Deno.env),
+    redact: (text) => secrets.redact(text),
     events: opts.events,
   });
   const setMode = (mode: ApprovalMode) => {

@@ -102,7 +102,10 @@ async function toApiError(err: unknown, choice: ProviderChoice): Promise<unknown
     const msg = scrub(body?.message ?? err.message).replace(/\s+/g, " ").trim();
     return new ApiError(`API error ${err.status ?? ""} from ${where}: ${msg}`.replace("  ", " "), err.status);
   }
-  return err;
+  if (err instanceof Error && (err.name === "AbortError" || err.name === "TimeoutError")) return err;
+  return new ApiError(
+    `bad response from ${where}: ${scrub(err instanceof Error ? err.message : String(err))}`,
+  );
 }
 
 /** Start loading the openai SDK in the background (e.g. while MCP servers connect). */

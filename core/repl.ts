@@ -175,9 +175,10 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
       if (result.aborted) out.write(style.yellow("\n(interrupted)") + "\n");
     } catch (err) {
       events.stopSpinner();
-      if (err instanceof ApiError || err instanceof ProviderError) {
-        out.write(style.red(`navi: ${err.message}`) + "\n");
-      } else throw err;
+      const message = err instanceof ApiError || err instanceof ProviderError
+        ? err.message
+        : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
+      out.write(style.red(`navi: ${message}`) + "\n");
     } finally {
       running = null;
     }

@@ -143,6 +143,26 @@ Deno.test("a 500 is retried a bounded number of times, then reported with the st
   assertEquals(t.server.requests.length, 4, "the first try and 3 retries");
 });
 
+Deno.test("a malformed stream is one ApiError line, not a crash", async () => {
+  await using t = await setup([{ raw: "data: {not json\n\n" }]);
+  let error: unknown;
+  await t.convo.agent.run("hi", new AbortController().signal).catch((e) => (error = e));
+  assert(error instanceof ApiError, String(error));
+  assertMatch(error.message, /^bad response from test /);
+});
+
+Deno.test("tool results that contain a known secret are redacted before the model and the session see them", async () => {
+  await using t = await setup([
+    { toolCalls: [{ id: "r", name: "read_file", arguments: '{"path":"leak.txt"}' }] },
+    { text: "ok" },
+  ]);
+  await Deno.writeTextFile(join(t.ws, "leak.txt"), "key=sk-agent-test-key\n");
+  await t.convo.agent.run("read", new AbortController().signal);
+  const tool = toolMessages(t.server.requests[1].body)[0].content;
+  assert(!tool.includes("sk-agent-test-key") && tool.includes("[redacted]"), tool);
+  assert(!Deno.readTextFileSync(t.convo.agent.session.file).includes("sk-agent-test-key"));
+});
+
 Deno.test("ask mode without a terminal refuses write tools with the documented error", async () => {
   await using t = await setup([
     { toolCalls: [{ id: "w", name: "write_file", arguments: '{"path": "x.txt", "content": "x"}' }] },

@@ -4,7 +4,8 @@ export type Step =
   | { text: string }
   | { toolCalls: { name: string; arguments: string; id?: string }[]; text?: string }
   | { status: number; message: string; headers?: Record<string, string> }
-  | { hang: true };
+  | { hang: true }
+  | { raw: string };
 
 export interface Recorded {
   body: Record<string, unknown>;
@@ -81,6 +82,7 @@ export function startLlmServer(script: Step[] | ((i: number, body: Record<string
         await new Promise((r) => req.signal.addEventListener("abort", r));
         return new Response(null, { status: 499 });
       }
+      if ("raw" in step) return new Response(step.raw, { headers: { "content-type": "text/event-stream" } });
       if ("status" in step) {
         return Response.json({ error: { message: step.message, type: "test_error" } }, {
           status: step.status,
