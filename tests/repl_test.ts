@@ -19,7 +19,8 @@ Deno.test("the REPL reads piped prompts and commands until /exit", async () => {
     );
     const r = await runNavi([], {
       home: home.path,
-      stdin: "/tools\nrun echo\n/model other-model\n/help\n/exit\nnever sent\n",
+      stdin:
+        "/tools\nrun echo\n/model other-model\n/help\n/approval plan\n/clear\n/nope\n/exit\nnever sent\n",
     });
     assertEquals(r.code, 0, r.stderr);
     assertMatch(r.stdout, /7 tools, fingerprint [0-9a-f]{8}/);
@@ -28,6 +29,9 @@ Deno.test("the REPL reads piped prompts and commands until /exit", async () => {
     assertMatch(r.stdout, /It printed live-output\.\n/);
     assertMatch(r.stdout, /model set to other-model \(provider local\)/);
     assertMatch(r.stdout, /\/approval \[plan\|ask\|auto\]/);
+    assertMatch(r.stdout, /approval mode: plan/);
+    assertMatch(r.stdout, /new conversation \d{8}-\d{6}-[0-9a-f]{6}/);
+    assertMatch(r.stdout, /unknown command \/nope; try \/help/);
     assertEquals(server.requests.length, 2, "nothing after /exit is sent");
   } finally {
     await server.close();

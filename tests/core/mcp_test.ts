@@ -15,7 +15,11 @@ const stdio = (mode = "stdio", extra: Partial<McpServerConfig> = {}): McpServerC
 });
 const opts = { sanitizeOps: false, sanitizeResources: false };
 
-async function manager(servers: Record<string, McpServerConfig>, env: Record<string, string> = {}) {
+async function manager(
+  servers: Record<string, McpServerConfig>,
+  env: Record<string, string> = {},
+  elicit?: ConstructorParameters<typeof McpManager>[2]["elicit"],
+) {
   const home = await tempDir();
   const registry = new ToolRegistry();
   const m = new McpManager(registry, servers, {
@@ -23,6 +27,7 @@ async function manager(servers: Record<string, McpServerConfig>, env: Record<str
     workspace: home.path,
     version: "test",
     env: { get: (k) => env[k] },
+    elicit,
     timing: { reconnectBaseMs: 50, reconnectMaxMs: 200, breakerCooldownMs: 400 },
   });
   await m.start();
@@ -84,6 +89,29 @@ Deno.test(
     assertEquals(img._image_data_url, "data:image/png;base64,iVBORw0KGgo=");
     const log = await Deno.readTextFile(join(t.home, "logs", "mcp-t.log"));
     assertMatch(log, /test server: started/);
+  },
+);
+
+Deno.test(
+  "elicitation is declined without a user, answered with one; roots/list is the workspace",
+  opts,
+  async () => {
+    {
+      await using t = await manager({ t: stdio() });
+      assertEquals(await t.call("mcp__t__ask"), { ok: true, output: '{"action":"decline"}' });
+      const roots = JSON.parse((await t.call("mcp__t__roots")).output as string);
+      assertEquals(roots, [{ uri: `file://${t.home}`, name: t.home.split("/").pop() }]);
+    }
+    const asked: string[] = [];
+    await using t = await manager({ t: stdio() }, {}, ({ message }) => {
+      asked.push(message);
+      return Promise.resolve({ action: "accept", content: { name: "Grace" } });
+    });
+    assertEquals(await t.call("mcp__t__ask"), {
+      ok: true,
+      output: '{"action":"accept","content":{"name":"Grace"}}',
+    });
+    assertEquals(asked, ["Your name?"]);
   },
 );
 

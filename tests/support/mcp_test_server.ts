@@ -48,6 +48,20 @@ export function buildServer(name = "test"): McpServer {
       content: [{ type: "text", text: String(Deno.pid) }],
     }),
   );
+  server.registerTool("ask", { description: "Asks the user for a name (elicitation)." }, async () => {
+    const r = await server.server.elicitInput({
+      mode: "form",
+      message: "Your name?",
+      requestedSchema: { type: "object", properties: { name: { type: "string", default: "Ada" } } },
+    });
+    return { content: [{ type: "text", text: JSON.stringify(r) }] };
+  });
+  server.registerTool("roots", {
+    description: "Lists the client's roots.",
+    annotations: { readOnlyHint: true },
+  }, async () => ({
+    content: [{ type: "text", text: JSON.stringify((await server.server.listRoots()).roots) }],
+  }));
   server.registerTool(`tool.with spaces/${"x".repeat(70)}`, { description: "Long odd name." }, () => ({
     content: [{ type: "text", text: "long" }],
   }));
