@@ -18,7 +18,12 @@ export class ToolRegistry {
   #tools = new Map<string, Tool>();
   #sources = new Map<string, ToolSource>();
   #openai = new WeakMap<Tool, OpenAITool>();
-  #listeners = new Set<() => void>();
+  #version = 0;
+
+  /** Increases whenever a tool is added or removed. */
+  get version(): number {
+    return this.#version;
+  }
 
   /** Add a tool; throws RegistryError for an invalid or duplicate name. */
   register(tool: Tool, source: ToolSource = BUILTIN): void {
@@ -102,13 +107,7 @@ export class ToolRegistry {
     return await tool.run(args, ctx);
   }
 
-  /** Be told whenever a tool is added or removed; returns an unsubscribe function. */
-  onChange(listener: () => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-
   #changed(): void {
-    for (const l of this.#listeners) l();
+    this.#version++;
   }
 }

@@ -103,26 +103,25 @@ export class ToolPool {
   #registry: ToolRegistry;
   #filter: PoolFilter;
   #list: readonly OpenAITool[] = [];
-  #dirty = true;
+  #seen = -1;
   #json = new WeakMap<readonly OpenAITool[], string>();
 
   constructor(registry: ToolRegistry, filter: PoolFilter, previous?: readonly OpenAITool[]) {
     this.#registry = registry;
     this.#filter = filter;
     if (previous) this.#list = previous;
-    registry.onChange(() => (this.#dirty = true));
   }
 
   /** Change the filter (approval mode, features); applies at the next `current()`. */
   setFilter(filter: PoolFilter): void {
     this.#filter = filter;
-    this.#dirty = true;
+    this.#seen = -1;
   }
 
   /** The list to send with the next request. */
   current(): readonly OpenAITool[] {
-    if (!this.#dirty) return this.#list;
-    this.#dirty = false;
+    if (this.#seen === this.#registry.version) return this.#list;
+    this.#seen = this.#registry.version;
     const available = this.#registry.toOpenAITools(assemble(this.#registry, this.#filter));
     this.#list = evolve(this.#list, available);
     return this.#list;
