@@ -31,10 +31,17 @@ export function shorten(text: string, max = 80): string {
   return one.length > max ? one.slice(0, max - 1) + "…" : one;
 }
 
-/** Format rows as aligned columns. */
+/** The length of text as shown on a terminal (ANSI color codes do not count). */
+export function visibleLength(text: string): number {
+  // deno-lint-ignore no-control-regex
+  return text.replace(/\x1b\[[0-9;]*m/g, "").length;
+}
+
+/** Format rows as aligned columns (colored cells align like plain ones). */
 export function table(rows: string[][]): string {
   const widths: number[] = [];
-  for (const row of rows) row.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
-  return rows.map((row) => row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]))).join("  "))
-    .join("\n");
+  for (const row of rows) row.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, visibleLength(c))));
+  return rows.map((row) =>
+    row.map((c, i) => (i === row.length - 1 ? c : c + " ".repeat(widths[i] - visibleLength(c)))).join("  ")
+  ).join("\n");
 }

@@ -185,6 +185,7 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
     prompt();
   }
   if (!closed) rl.close();
+  if (interactive) out.write("\n");
   await app.close();
   return 0;
 }
