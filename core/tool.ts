@@ -184,12 +184,25 @@ async function withTimeout<T>(
     };
     ctx.signal.addEventListener("abort", onAbort, { once: true });
   });
+  const running = Promise.resolve().then(() => fn({ ...ctx, signal: controller.signal }));
   try {
-    return await Promise.race([Promise.resolve(fn({ ...ctx, signal: controller.signal })), stop]);
+    return await Promise.race([running, stop]);
+  } catch (err) {
+    if (controller.signal.aborted) await settleWithin(running, CLEANUP_GRACE_MS);
+    throw err;
   } finally {
     clearTimeout(timer);
     ctx.signal.removeEventListener("abort", onAbort!);
   }
+}
+
+/** How long an aborted or timed-out handler may take to clean up (kill its process) before the call returns. */
+const CLEANUP_GRACE_MS = 1000;
+
+async function settleWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([promise.catch(() => {}), new Promise((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
 }
 
 /** Turn whatever a handler returned into a ToolResult. */
