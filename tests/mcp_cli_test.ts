@@ -125,3 +125,24 @@ Deno.test("the REPL shows /mcp status", async () => {
   assertMatch(r.stdout, /srv\s+stdio\s+connected\s+\d+/);
   assertMatch(r.stdout, /\/mcp reload\s+reconnect everything/);
 });
+
+Deno.test("-p names an MCP server that failed to connect on stderr and still answers", async () => {
+  await using home = await tempDir();
+  const llm = startLlmServer([{ text: "fine" }]);
+  try {
+    await Deno.writeTextFile(
+      join(home.path, "config.json"),
+      JSON.stringify({
+        providers: { t: { base_url: llm.url, api_key: "k" } },
+        model: "m",
+        mcp_servers: { broken: { command: Deno.execPath(), args: [...TEST_SERVER, "exit"] } },
+      }),
+    );
+    const r = await runNavi(["-p", "hi"], { home: home.path });
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(r.stdout, "fine\n");
+    assertMatch(r.stderr, /^navi: warning: MCP server broken failed: .+$/m);
+  } finally {
+    await llm.close();
+  }
+});

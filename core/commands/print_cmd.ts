@@ -35,6 +35,9 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
   const out = streamSink(Deno.stdout, convo.secrets);
   const err = streamSink(Deno.stderr, convo.secrets);
   for (const w of convo.warnings) err.write(`navi: warning: ${w}\n`);
+  for (const s of app.mcp?.states() ?? []) {
+    if (s.error) err.write(`navi: warning: MCP server ${s.name} ${s.status}: ${s.error}\n`);
+  }
   if (app.approvalMode === "auto" && Deno.stderr.isTerminal()) {
     err.write(style.yellow("navi: warning: approval mode auto runs every tool without asking") + "\n");
   }
