@@ -61,6 +61,7 @@ export function terminalEvents(opts: PrinterOptions): AgentEvents & { stopSpinne
   let frame = 0;
   let atLineStart = true;
   let pending = "";
+  let lastStarted: string | undefined;
   const stopSpinner = () => {
     if (spin === undefined) return;
     clearInterval(spin);
@@ -99,15 +100,19 @@ export function terminalEvents(opts: PrinterOptions): AgentEvents & { stopSpinne
     toolStart(call) {
       stopSpinner();
       ensureNewline();
-      activity.write(`${style.cyan("●")} ${style.bold(call.name)} ${style.dim(argsSummary(call))}\n`);
+      const args = argsSummary(call);
+      activity.write(`${style.cyan("●")} ${style.bold(call.name)}${args ? ` ${style.dim(args)}` : ""}\n`);
+      lastStarted = call.id;
     },
     toolOutput(chunk) {
       activity.write(style.dim(chunk));
       atLineStart = chunk.endsWith("\n");
     },
-    toolEnd(_call, result, ms) {
+    toolEnd(call, result, ms) {
       ensureNewline();
-      const line = `  ⎿ ${resultSummary(result)} ${style.dim(`(${ms} ms)`)}`;
+      const who = lastStarted === call.id ? "" : `${call.name}: `;
+      lastStarted = undefined;
+      const line = `  ⎿ ${who}${resultSummary(result)} ${style.dim(`(${ms} ms)`)}`;
       activity.write((result.ok ? style.green(line) : style.red(line)) + "\n");
     },
     notice(text) {
