@@ -8,11 +8,13 @@ PKG=npm:@modelcontextprotocol/conformance@0.1.16
 SCENARIOS=(initialize tools_call elicitation-sep1034-client-defaults sse-retry
   $(sed -n 's/^  - //p' tests/conformance/expected_failures.yml))
 
-if [ "${NAVI_CONFORMANCE_INNER:-}" != 1 ] && unshare -n true 2>/dev/null; then
-  exec unshare -n env NAVI_CONFORMANCE_INNER=1 bash -c 'ip link set lo up 2>/dev/null; exec bash "$0"' "$0"
+if [ "${NAVI_CONFORMANCE_INNER:-}" != 1 ]; then
+  # Download what the suite needs first: inside the private network namespace there is no registry.
+  deno cache --quiet "$PKG" tests/conformance/navi_client.ts || { echo "conformance: could not cache $PKG"; exit 1; }
+  if unshare -n true 2>/dev/null; then
+    exec unshare -n env NAVI_CONFORMANCE_INNER=1 bash -c 'ip link set lo up 2>/dev/null; exec bash "$0"' "$0"
+  fi
 fi
-
-deno cache --quiet "$PKG" tests/conformance/navi_client.ts >/dev/null 2>&1 || true
 passed=0
 failed=0
 for s in "${SCENARIOS[@]}"; do
