@@ -65,7 +65,7 @@ program
     await app.startMcp({ wait: true });
     console.log(toolsCommand(app, opts));
     for (const s of app.mcp?.states() ?? []) {
-      if (s.error) console.error(`navi: MCP server ${s.name} ${s.status}: ${s.error}`);
+      if (s.error) console.error(app.secrets.redact(`navi: MCP server ${s.name} ${s.status}: ${s.error}`));
     }
     await app.close();
   });
@@ -90,7 +90,7 @@ mcp
   .action(async (_opts, cmd) => {
     const app = await createApp(cmd.optsWithGlobals() as { approval?: (typeof MODES)[number] });
     const { mcpList } = await import("./core/commands/mcp_cmd.ts");
-    console.log(await mcpList(app));
+    console.log(app.secrets.redact(await mcpList(app)));
   });
 mcp
   .command("add")

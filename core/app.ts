@@ -5,6 +5,7 @@ import { type PoolFilter, ToolPool } from "./tool_pool.ts";
 import type { OpenAITool } from "./registry.ts";
 import { PluginLoader, type PluginReport } from "./plugins.ts";
 import { VERSION } from "./version.ts";
+import { Secrets } from "./secrets.ts";
 import type { McpManager } from "./mcp/manager.ts";
 import type { Elicit } from "./mcp/connection.ts";
 
@@ -25,6 +26,8 @@ export class NaviApp {
   readonly registry = new ToolRegistry();
   approvalMode: ApprovalMode;
   readonly plugins: PluginLoader;
+  /** API keys and MCP header values from the config and environment; redacted from all output. */
+  readonly secrets: Secrets;
   /** MCP connections; created by `startMcp` when servers are configured. */
   mcp?: McpManager;
 
@@ -33,6 +36,7 @@ export class NaviApp {
     this.workspace = opts.workspace;
     this.config = opts.config;
     this.approvalMode = opts.approvalMode ?? opts.config.approval?.mode ?? "ask";
+    this.secrets = Secrets.fromConfig(opts.config, Deno.env);
     for (const tool of opts.builtins) this.registry.register(tool);
     this.plugins = new PluginLoader(this.registry, {
       home: this.home,

@@ -5,7 +5,7 @@ import { LlmClient } from "./llm.ts";
 import type { ApprovalMode } from "./config.ts";
 import type { ToolPool } from "./tool_pool.ts";
 import { systemPrompt } from "./prompt.ts";
-import { Secrets } from "./secrets.ts";
+import type { Secrets } from "./secrets.ts";
 import { listSessions, Session, SessionError } from "./session.ts";
 
 export interface ConversationOptions {
@@ -32,7 +32,7 @@ export interface Conversation {
 /** Start a new conversation or resume a persisted one (`--resume <id>`, `--continue`). */
 export function openConversation(app: NaviApp, opts: ConversationOptions): Conversation {
   const llm = new LlmClient(app.config, { provider: opts.provider, model: opts.model });
-  const secrets = Secrets.fromConfig(app.config, Deno.env);
+  const secrets = app.secrets;
   const policy = new ApprovalPolicy({
     mode: app.approvalMode,
     allow: app.config.approval?.allow,

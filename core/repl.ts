@@ -92,11 +92,11 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
       return send ? { action: "accept", content } : { action: "decline" };
     }
     : undefined;
-  let out = streamSink(Deno.stdout);
+  const out = streamSink(Deno.stdout, app.secrets);
   const events = terminalEvents({
     mode: "repl",
-    out: { write: (t) => out.write(t) },
-    err: streamSink(Deno.stderr),
+    out,
+    err: streamSink(Deno.stderr, app.secrets),
     style,
     spinner: Deno.stdout.isTerminal(),
   });
@@ -108,7 +108,6 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
       ask,
       events,
     });
-    out = streamSink(Deno.stdout, convo.secrets);
     for (const w of convo.warnings) out.write(style.yellow(`navi: warning: ${w}`) + "\n");
   };
   open(true);

@@ -96,3 +96,36 @@ Deno.test("--help shows no secrets", async () => {
   const r = await runNavi(["--help"], { home: home.path, env: { OPENAI_API_KEY: KEY } });
   assert(!r.stdout.includes(KEY) && !r.stderr.includes(KEY));
 });
+
+Deno.test("literal keys and MCP header values in config.json are redacted from tool results and output", async () => {
+  await using home = await tempDir();
+  const server = startLlmServer([
+    { toolCalls: [{ name: "bash", arguments: '{"command":"cat \\"$NAVI_HOME/config.json\\""}' }] },
+    { text: "read it" },
+  ]);
+  try {
+    const header = "Bearer mcp-header-SECRET-777777";
+    const literalKey = "sk-literal-SECRET-88888888";
+    await Deno.writeTextFile(
+      join(home.path, "config.json"),
+      JSON.stringify({
+        providers: { t: { base_url: server.url, api_key: literalKey } },
+        model: "m",
+        mcp_servers: {
+          web: { url: "http://127.0.0.1:9/mcp", headers: { Authorization: header }, enabled: false },
+        },
+      }),
+    );
+    const r = await runNavi(["-p", "show config", "--approval", "auto"], { home: home.path });
+    assertEquals(r.code, 0, r.stderr);
+    const toolResult = (server.requests[1].body.messages as { content: string }[]).at(-1)!.content;
+    assertMatch(toolResult, /\[redacted\]/);
+    const sessions = [...Deno.readDirSync(join(home.path, "sessions"))]
+      .map((e) => Deno.readTextFileSync(join(home.path, "sessions", e.name))).join("");
+    for (const secret of [header, literalKey]) {
+      assert(!(toolResult + r.stdout + r.stderr + sessions).includes(secret), `${secret} leaked`);
+    }
+  } finally {
+    await server.close();
+  }
+});

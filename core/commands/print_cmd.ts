@@ -25,15 +25,15 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
   const style = makeStyle(Deno.stderr.isTerminal());
   const events = terminalEvents({
     mode: "print",
-    out: streamSink(Deno.stdout),
-    err: streamSink(Deno.stderr),
+    out: streamSink(Deno.stdout, app.secrets),
+    err: streamSink(Deno.stderr, app.secrets),
     style,
   });
   preloadSdk();
   await app.startMcp({ wait: true });
   const convo = openConversation(app, { ...opts, events });
-  const out = streamSink(Deno.stdout, convo.secrets);
-  const err = streamSink(Deno.stderr, convo.secrets);
+  const out = streamSink(Deno.stdout, app.secrets);
+  const err = streamSink(Deno.stderr, app.secrets);
   for (const w of convo.warnings) err.write(`navi: warning: ${w}\n`);
   for (const s of app.mcp?.states() ?? []) {
     if (s.error) err.write(`navi: warning: MCP server ${s.name} ${s.status}: ${s.error}\n`);
