@@ -111,7 +111,11 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
     for (const w of convo.warnings) out.write(style.yellow(`navi: warning: ${w}`) + "\n");
   };
   open(true);
-  if (interactive) app.startMcp({ wait: false, elicit });
+  if (interactive) {
+    app.startMcp({ wait: false, elicit }).catch((err) =>
+      out.write(style.red(`navi: MCP: ${(err as Error).message}`) + "\n")
+    );
+  }
   let running: AbortController | null = null;
   let exiting = false;
   let lastInterrupt = 0;
