@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { type ApprovalMode, type Config } from "./config.ts";
 import { ToolRegistry } from "./registry.ts";
 import type { Tool } from "./tool.ts";
@@ -43,12 +44,23 @@ export class NaviApp {
       workspace: this.workspace,
       version: VERSION,
       config: this.config.plugins,
+      log: (line) => this.#log("plugins.log", line),
     });
   }
 
   /** Load (or reload) the plugin directory; returns one report per file. */
   loadPlugins(): Promise<PluginReport[]> {
     return this.plugins.load();
+  }
+
+  #log(file: string, line: string): void {
+    try {
+      const dir = join(this.home, "logs");
+      Deno.mkdirSync(dir, { recursive: true });
+      Deno.writeTextFileSync(join(dir, file), `${new Date().toISOString()} ${this.secrets.redact(line)}\n`, {
+        append: true,
+      });
+    } catch { /* a log line must never break navi */ }
   }
 
   /** The filter the tool pool applies now. */

@@ -64,3 +64,18 @@ Deno.test("plugins init writes a template that loads, and refuses to overwrite",
   const list = await runNavi(["plugins"], { home: home.path });
   assertMatch(list.stdout, /greet\.ts\s+loaded\s+greet/);
 });
+
+Deno.test("navi.log writes to $NAVI_HOME/logs/plugins.log", async () => {
+  await using home = await tempDir();
+  await Deno.mkdir(join(home.path, "plugins"));
+  await Deno.writeTextFile(
+    join(home.path, "plugins", "talk.js"),
+    'export default (navi) => { navi.log("hello from talk"); };\n',
+  );
+  const r = await runNavi(["plugins"], { home: home.path });
+  assertMatch(r.stdout, /talk\.js\s+loaded\s+\(no tools\)/);
+  assertMatch(
+    await Deno.readTextFile(join(home.path, "logs", "plugins.log")),
+    /\[plugin talk\.js\] hello from talk\n$/,
+  );
+});
