@@ -16,6 +16,7 @@ async function createApp(
   ]);
   const home = naviHome();
   const config = await loadConfig(home);
+  if (Object.keys(config.mcp_servers ?? {}).length) import("./core/mcp/manager.ts").catch(() => {});
   const app = new NaviApp({
     home,
     workspace: Deno.cwd(),
@@ -160,3 +161,6 @@ try {
   console.error(`navi: ${err instanceof Error ? err.message : String(err)}`);
   Deno.exit(err instanceof ConfigError || err instanceof SessionError ? 2 : 1);
 }
+// Everything navi started is closed by now; libraries may still hold timers (the MCP SDK debounces
+// list_changed refreshes), which must not delay the exit.
+Deno.exit(Deno.exitCode);

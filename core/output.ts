@@ -43,5 +43,6 @@ export function table(rows: string[][]): string {
   for (const row of rows) row.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, visibleLength(c))));
   return rows.map((row) =>
     row.map((c, i) => (i === row.length - 1 ? c : c + " ".repeat(widths[i] - visibleLength(c)))).join("  ")
+      .trimEnd()
   ).join("\n");
 }

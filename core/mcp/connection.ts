@@ -261,7 +261,9 @@ export class McpConnection {
   }
 }
 
-/** Close a client; a stdio server that has not exited 300 ms after its stdin closed gets SIGTERM. */
+/** Close a client; a stdio server that has not exited 50 ms after its stdin closed gets SIGTERM. */
+const STDIO_EXIT_GRACE_MS = 50;
+
 async function closeQuickly(client: Client | undefined, pid: number | null | undefined): Promise<void> {
   if (!client) return;
   const timer = pid
@@ -269,7 +271,7 @@ async function closeQuickly(client: Client | undefined, pid: number | null | und
       try {
         Deno.kill(pid, "SIGTERM");
       } catch { /* already gone */ }
-    }, 300)
+    }, STDIO_EXIT_GRACE_MS)
     : undefined;
   await client.close().catch(() => {});
   clearTimeout(timer);
