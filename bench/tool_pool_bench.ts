@@ -23,7 +23,7 @@ for (const n of [10, 100, 1000]) {
   const list = registry.toOpenAITools();
   const rebuilt = registry.toOpenAITools();
   const appended = [...list, registryOf(1).toOpenAITools()[0]];
-  const pool = new ToolPool(registry, { readOnly: false, features: {} });
+  const pool = new ToolPool(registry, { filter: { readOnly: false, features: {} } });
   pool.current();
 
   Deno.bench({

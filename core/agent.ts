@@ -229,7 +229,7 @@ export class Agent {
     } else {
       const args = parseObject(call.arguments);
       const verdict = args
-        ? await policy.decide(call.name, tool.approval, args)
+        ? await policy.decide({ tool: call.name, approval: tool.approval, args })
         : { allowed: true, how: "invalid" };
       decision = verdict.how;
       started = performance.now();

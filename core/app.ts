@@ -70,7 +70,7 @@ export class NaviApp {
 
   /** A tool pool for one conversation, optionally continuing a persisted list. */
   createPool(previous?: readonly OpenAITool[]): ToolPool {
-    return new ToolPool(this.registry, this.poolFilter(), previous);
+    return new ToolPool(this.registry, { filter: this.poolFilter(), previous });
   }
 
   /**

@@ -66,7 +66,10 @@ export class ApprovalPolicy {
   }
 
   /** Decide whether a tool call may run. Deny rules beat everything, `auto` included. */
-  async decide(tool: string, approval: ApprovalClass, args: Record<string, unknown>): Promise<Decision> {
+  async decide(
+    call: { tool: string; approval: ApprovalClass; args: Record<string, unknown> },
+  ): Promise<Decision> {
+    const { tool, approval, args } = call;
     if (this.#deny.some((r) => denies(r, tool, args))) {
       return { allowed: false, how: "denied", error: `Denied: ${tool} is blocked by a deny rule in config` };
     }

@@ -11,7 +11,6 @@ export type ToolResult =
 
 /** A request for approval of something beyond the tool's own class (e.g. a path outside the workspace). */
 export interface ConfirmRequest {
-  tool: string;
   reason: string;
   detail: string;
 }
@@ -90,7 +89,11 @@ export function defineTool<S extends z.ZodObject>(spec: ToolSpec<S>): Tool {
     if (!parsed.success) throw new ToolError(describeIssues(spec.name, parsed.error));
     return parsed.data;
   };
-  return buildTool(spec, canonicalSchema(schema), validate, (args, ctx) => spec.handler(args, ctx));
+  return buildTool(spec, {
+    inputSchema: canonicalSchema(schema),
+    validate,
+    handler: (args, ctx) => spec.handler(args, ctx),
+  });
 }
 
 /** Define a tool from a JSON Schema (used by the MCP bridge). */
@@ -98,7 +101,11 @@ export function defineRawTool(spec: RawToolSpec): Tool {
   const schema = { ...spec.inputSchema };
   delete schema.$schema;
   if (schema.type !== "object") schema.type = "object";
-  return buildTool(spec, canonicalSchema(schema), (raw) => parseArgs(spec.name, raw), spec.handler);
+  return buildTool(spec, {
+    inputSchema: canonicalSchema(schema),
+    validate: (raw) => parseArgs(spec.name, raw),
+    handler: spec.handler,
+  });
 }
 
 type Common = Pick<
@@ -108,9 +115,11 @@ type Common = Pick<
 
 function buildTool<A>(
   spec: Common,
-  inputSchema: Record<string, unknown>,
-  validate: (raw: unknown) => A,
-  handler: (args: A, ctx: ToolContext) => unknown,
+  parts: {
+    inputSchema: Record<string, unknown>;
+    validate: (raw: unknown) => A;
+    handler: (args: A, ctx: ToolContext) => unknown;
+  },
 ): Tool {
   const timeoutMs = spec.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxOutputChars = spec.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
@@ -121,11 +130,14 @@ function buildTool<A>(
     concurrencySafe: spec.concurrencySafe ?? false,
     timeoutMs,
     maxOutputChars,
-    inputSchema,
+    inputSchema: parts.inputSchema,
     async run(raw, ctx) {
       try {
-        const args = validate(raw);
-        const result = await withTimeout(spec.name, timeoutMs, ctx, (inner) => handler(args, inner));
+        const args = parts.validate(raw);
+        const result = await withTimeout(ctx, (inner) => parts.handler(args, inner), {
+          name: spec.name,
+          timeoutMs,
+        });
         return truncateResult(normalizeResult(result), maxOutputChars);
       } catch (err) {
         return { ok: false, error: errorMessage(err) };
@@ -162,10 +174,9 @@ function describeIssues(name: string, error: z.ZodError): string {
 }
 
 async function withTimeout<T>(
-  name: string,
-  timeoutMs: number,
   ctx: ToolContext,
   fn: (ctx: ToolContext) => T,
+  opts: { name: string; timeoutMs: number },
 ): Promise<Awaited<T>> {
   if (ctx.signal.aborted) throw new ToolError("Aborted by the user");
   const controller = new AbortController();
@@ -173,10 +184,10 @@ async function withTimeout<T>(
   let onAbort: (() => void) | undefined;
   const stop = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const err = new ToolError(`${name} timed out after ${timeoutMs} ms`);
+      const err = new ToolError(`${opts.name} timed out after ${opts.timeoutMs} ms`);
       reject(err);
       controller.abort(err);
-    }, timeoutMs);
+    }, opts.timeoutMs);
     onAbort = () => {
       const err = new ToolError("Aborted by the user");
       reject(err);

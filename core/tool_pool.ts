@@ -106,10 +106,10 @@ export class ToolPool {
   #seen = -1;
   #json = new WeakMap<readonly OpenAITool[], string>();
 
-  constructor(registry: ToolRegistry, filter: PoolFilter, previous?: readonly OpenAITool[]) {
+  constructor(registry: ToolRegistry, opts: { filter: PoolFilter; previous?: readonly OpenAITool[] }) {
     this.#registry = registry;
-    this.#filter = filter;
-    if (previous) this.#list = previous;
+    this.#filter = opts.filter;
+    if (opts.previous) this.#list = opts.previous;
   }
 
   /** Change the filter (approval mode, features); applies at the next `current()`. */

@@ -27,12 +27,12 @@ async function realpathOrNearest(path: string): Promise<string> {
  * Resolve a path given by the model against the workspace, following `..` and symlinks.
  * A path outside the workspace needs `ctx.confirm`; when refused, throws a ToolError for the model.
  */
-export async function resolveInWorkspace(ctx: ToolContext, tool: string, path: string): Promise<string> {
+export async function resolveInWorkspace(ctx: ToolContext, path: string): Promise<string> {
   const absolute = resolve(ctx.workspace, path);
   const real = await realpathOrNearest(absolute);
   const root = await realpathOrNearest(resolve(ctx.workspace));
   if (isInside(root, real)) return absolute;
-  const allowed = await ctx.confirm({ tool, reason: "outside_workspace", detail: real });
+  const allowed = await ctx.confirm({ reason: "outside_workspace", detail: real });
   if (!allowed) {
     throw new ToolError(
       `Path ${

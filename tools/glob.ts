@@ -24,7 +24,7 @@ export default defineTool({
   concurrencySafe: true,
   timeoutMs: 60_000,
   async handler({ pattern, path = "." }, ctx) {
-    const root = await resolveInWorkspace(ctx, "glob", path);
+    const root = await resolveInWorkspace(ctx, path);
     const info = await Deno.stat(root).catch(() => null);
     if (!info?.isDirectory) throw new ToolError(`Directory not found: ${displayPath(ctx.workspace, root)}`);
     const re = globToRegExp(pattern.replace(/^\.\//, ""));

@@ -32,7 +32,7 @@ export default defineTool({
     } catch (err) {
       throw new ToolError(`Invalid regular expression: ${(err as Error).message}`);
     }
-    const root = await resolveInWorkspace(ctx, "grep", path);
+    const root = await resolveInWorkspace(ctx, path);
     const info = await Deno.stat(root).catch(() => null);
     if (!info) throw new ToolError(`Path not found: ${displayPath(ctx.workspace, root)}`);
     const filter = glob ? globToRegExp(glob) : null;

@@ -20,7 +20,7 @@ export default defineTool({
   concurrencySafe: true,
   timeoutMs: 30_000,
   async handler({ path = "." }, ctx) {
-    const full = await resolveInWorkspace(ctx, "list_dir", path);
+    const full = await resolveInWorkspace(ctx, path);
     const shown = displayPath(ctx.workspace, full) || ".";
     const entries: { name: string; dir: boolean; size?: number }[] = [];
     try {

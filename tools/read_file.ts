@@ -35,7 +35,7 @@ export default defineTool({
   concurrencySafe: true,
   timeoutMs: 30_000,
   async handler({ path, offset = 1, limit = 2000 }, ctx) {
-    const full = await resolveInWorkspace(ctx, "read_file", path);
+    const full = await resolveInWorkspace(ctx, path);
     const shown = displayPath(ctx.workspace, full);
     const info = await Deno.stat(full).catch(() => null);
     if (!info) throw new ToolError(`File not found: ${shown}`);

@@ -64,12 +64,12 @@ export class McpConnection {
   #trial = false;
   #defs = new Map<string, string>();
 
-  constructor(registry: ToolRegistry, name: string, config: McpServerConfig, opts: ConnectionOptions) {
+  constructor(registry: ToolRegistry, opts: ConnectionOptions & { name: string; config: McpServerConfig }) {
     this.#registry = registry;
-    this.name = name;
-    this.config = config;
+    this.name = opts.name;
+    this.config = opts.config;
     this.#o = opts;
-    if (config.enabled === false) this.status = "disabled";
+    if (opts.config.enabled === false) this.status = "disabled";
   }
 
   get transportKind(): "stdio" | "http" {

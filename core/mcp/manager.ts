@@ -29,7 +29,7 @@ export class McpManager {
 
   #setServers(servers: Record<string, McpServerConfig>): void {
     for (const [name, config] of Object.entries(servers)) {
-      this.#conns.set(name, new McpConnection(this.#registry, name, config, this.#o));
+      this.#conns.set(name, new McpConnection(this.#registry, { ...this.#o, name, config }));
     }
   }
 

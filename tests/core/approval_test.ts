@@ -3,8 +3,11 @@ import { assert, assertEquals } from "../helpers.ts";
 
 Deno.test("read_only runs at once; ask without a terminal refuses write and command", async () => {
   const p = new ApprovalPolicy({ mode: "ask" });
-  assertEquals(await p.decide("read_file", "read_only", {}), { allowed: true, how: "read_only" });
-  const w = await p.decide("write_file", "write", {});
+  assertEquals(await p.decide({ tool: "read_file", approval: "read_only", args: {} }), {
+    allowed: true,
+    how: "read_only",
+  });
+  const w = await p.decide({ tool: "write_file", approval: "write", args: {} });
   assertEquals(w, {
     allowed: false,
     how: "refused",
@@ -14,11 +17,14 @@ Deno.test("read_only runs at once; ask without a terminal refuses write and comm
 
 Deno.test("auto runs everything but a deny rule beats it", async () => {
   const p = new ApprovalPolicy({ mode: "auto", deny: ["bash(rm *)", "mcp__github__*"] });
-  assert((await p.decide("bash", "command", { command: "ls" })).allowed);
-  const rm = await p.decide("bash", "command", { command: "rm -rf /" });
+  assert((await p.decide({ tool: "bash", approval: "command", args: { command: "ls" } })).allowed);
+  const rm = await p.decide({ tool: "bash", approval: "command", args: { command: "rm -rf /" } });
   assertEquals(rm.how, "denied");
-  assert(!(await p.decide("mcp__github__delete_repo", "command", {})).allowed);
-  assert(!(await p.decide("mcp__github__search", "read_only", {})).allowed, "deny beats read_only too");
+  assert(!(await p.decide({ tool: "mcp__github__delete_repo", approval: "command", args: {} })).allowed);
+  assert(
+    !(await p.decide({ tool: "mcp__github__search", approval: "read_only", args: {} })).allowed,
+    "deny beats read_only too",
+  );
 });
 
 Deno.test("allow rules skip the question; bash(prefix*) matches command prefixes", async () => {
@@ -32,9 +38,16 @@ Deno.test("allow rules skip the question; bash(prefix*) matches command prefixes
       return Promise.resolve("no");
     },
   });
-  assertEquals((await p.decide("bash", "command", { command: "git status --short" })).how, "rule");
-  assertEquals((await p.decide("write_file", "write", { path: "x" })).how, "rule");
-  assertEquals((await p.decide("bash", "command", { command: "git status && git status -s" })).how, "rule");
+  assertEquals(
+    (await p.decide({ tool: "bash", approval: "command", args: { command: "git status --short" } })).how,
+    "rule",
+  );
+  assertEquals((await p.decide({ tool: "write_file", approval: "write", args: { path: "x" } })).how, "rule");
+  assertEquals(
+    (await p.decide({ tool: "bash", approval: "command", args: { command: "git status && git status -s" } }))
+      .how,
+    "rule",
+  );
   for (
     const command of [
       "git status; rm -rf ~",
@@ -44,13 +57,16 @@ Deno.test("allow rules skip the question; bash(prefix*) matches command prefixes
     ]
   ) {
     assertEquals(
-      (await p.decide("bash", "command", { command })).how,
+      (await p.decide({ tool: "bash", approval: "command", args: { command } })).how,
       "user",
       `${command} is asked, not allowed`,
     );
   }
-  assertEquals((await p.decide("bash", "command", { command: "ls && git push --force" })).how, "denied");
-  assertEquals((await p.decide("bash", "command", { command: "ls" })).how, "user");
+  assertEquals(
+    (await p.decide({ tool: "bash", approval: "command", args: { command: "ls && git push --force" } })).how,
+    "denied",
+  );
+  assertEquals((await p.decide({ tool: "bash", approval: "command", args: { command: "ls" } })).how, "user");
   assertEquals(asked.length, 5);
   assert(parseRule("bash(npm test*)").command!.test("npm test -- --watch"));
   assert(!parseRule("bash(npm test*)").command!.test("echo; npm test"));
@@ -63,17 +79,17 @@ Deno.test("an 'always' answer allows the tool for the rest of the session only",
     return Promise.resolve("always" as const);
   };
   const p = new ApprovalPolicy({ mode: "ask", ask });
-  assertEquals((await p.decide("edit_file", "write", {})).how, "session");
-  assertEquals((await p.decide("edit_file", "write", {})).how, "rule");
+  assertEquals((await p.decide({ tool: "edit_file", approval: "write", args: {} })).how, "session");
+  assertEquals((await p.decide({ tool: "edit_file", approval: "write", args: {} })).how, "rule");
   assertEquals(questions, 1);
   const fresh = new ApprovalPolicy({ mode: "ask", ask });
-  assertEquals((await fresh.decide("edit_file", "write", {})).how, "session");
+  assertEquals((await fresh.decide({ tool: "edit_file", approval: "write", args: {} })).how, "session");
   assertEquals(questions, 2);
 });
 
 Deno.test("plan refuses changes; paths outside the workspace are command-class", async () => {
   const plan = new ApprovalPolicy({ mode: "plan" });
-  assertEquals((await plan.decide("write_file", "write", {})).how, "plan");
+  assertEquals((await plan.decide({ tool: "write_file", approval: "write", args: {} })).how, "plan");
   assertEquals(await plan.confirm("read_file", "/etc/passwd"), false);
   assertEquals(await new ApprovalPolicy({ mode: "auto" }).confirm("read_file", "/etc/passwd"), true);
   assertEquals(await new ApprovalPolicy({ mode: "ask" }).confirm("read_file", "/etc/passwd"), false);

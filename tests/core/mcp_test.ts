@@ -117,7 +117,7 @@ Deno.test(
 
 Deno.test("tools/list_changed: a new tool is registered and appended at the next request", opts, async () => {
   await using t = await manager({ t: stdio() });
-  const pool = new ToolPool(t.registry, { readOnly: false, features: {} });
+  const pool = new ToolPool(t.registry, { filter: { readOnly: false, features: {} } });
   const before = pool.current();
   assertEquals((await t.call("mcp__t__enable_extra")).ok, true);
   await until(() => t.registry.has("mcp__t__extra"));
@@ -178,7 +178,6 @@ Deno.test(
 );
 
 Deno.test("a server that exits at start-up fails alone; disabled servers stay off", opts, async () => {
-  const started = Date.now();
   await using t = await manager({
     bad: stdio("exit"),
     good: stdio(),

@@ -73,7 +73,7 @@ Deno.test("evolve keeps positions, drops vanished tools and appends new ones", (
 
 Deno.test("the pool is O(1) and identical while nothing changes, and follows registry and filter changes", () => {
   const r = registry();
-  const pool = new ToolPool(r, { readOnly: false, features: {} });
+  const pool = new ToolPool(r, { filter: { readOnly: false, features: {} } });
   const first = pool.current();
   assert(pool.current() === first);
   assert(pool.json() === pool.json(first));
