@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { startLlmServer } from "./support/llm_server.ts";
 import { rawField } from "./support/raw_json.ts";
-import { assert, assertEquals, assertMatch, runNavi, tempDir } from "./helpers.ts";
+import { assert, assertEquals, assertMatch, MAIN, runNavi, tempDir } from "./helpers.ts";
 
 const KEY = "sk-oneshot-VERY-SECRET-0123456789";
 
@@ -125,4 +125,34 @@ Deno.test("connection refused is a clear one-line error", async () => {
   const r = await runNavi(["-p", "hi"], { home: home.path, env: { TEST_LLM_KEY: KEY } });
   assertEquals(r.code, 1);
   assertMatch(r.stderr, /^navi: cannot reach local \(http:\/\/127\.0\.0\.1:9\/v1\): .+\n$/);
+});
+
+Deno.test("Ctrl-C (SIGINT) during a request ends -p with status 130 and a consistent session", async () => {
+  await using home = await tempDir();
+  const server = startLlmServer([{ hang: true }]);
+  try {
+    await writeConfig(home.path, server.url);
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", MAIN, "-p", "wait forever", "--output-format", "json"],
+      cwd: home.path,
+      env: { NAVI_HOME: home.path, NO_COLOR: "1", TEST_LLM_KEY: KEY },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
+    child.kill("SIGINT");
+    const out = await child.output();
+    assertEquals(out.code, 130);
+    const result = JSON.parse(new TextDecoder().decode(out.stdout));
+    assertEquals(result.aborted, true);
+    const lines = (await Deno.readTextFile(join(home.path, "sessions", `${result.session_id}.jsonl`))).trim()
+      .split("\n");
+    const messages = lines.map((l) => JSON.parse(l)).filter((r) => r.type === "message").map((r) =>
+      r.message.role
+    );
+    assertEquals(messages, ["system", "user"], "the prompt is kept and no half answer is written");
+  } finally {
+    await server.close();
+  }
 });
