@@ -27,6 +27,8 @@ export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  /** Prompt tokens the provider served from its prompt cache, when it reports them. */
+  cached_tokens: number;
 }
 
 /** The outcome of one user turn. */
@@ -72,7 +74,7 @@ export class Agent {
     const result: TurnResult = {
       text: "",
       toolCalls: [],
-      usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+      usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cached_tokens: 0 },
       aborted: false,
       stoppedAtLimit: false,
     };
@@ -132,6 +134,7 @@ export class Agent {
           result.usage.prompt_tokens += chunk.usage.prompt_tokens ?? 0;
           result.usage.completion_tokens += chunk.usage.completion_tokens ?? 0;
           result.usage.total_tokens += chunk.usage.total_tokens ?? 0;
+          result.usage.cached_tokens += chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
         }
         const delta = chunk.choices?.[0]?.delta;
         if (!delta) continue;

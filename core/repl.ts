@@ -176,6 +176,11 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
     try {
       const result = await convo!.agent.run(line, running.signal);
       if (result.aborted) out.write(style.yellow("\n(interrupted)") + "\n");
+      const u = result.usage;
+      if (u.total_tokens && interactive) {
+        const cached = u.cached_tokens ? `, ${u.cached_tokens} cached` : "";
+        out.write(style.dim(`${u.prompt_tokens} in${cached} · ${u.completion_tokens} out`) + "\n");
+      }
     } catch (err) {
       events.stopSpinner();
       const message = err instanceof ApiError || err instanceof ProviderError

@@ -41,7 +41,13 @@ export function slashTable(extra: SlashCommand[] = []): SlashCommand[] {
         const { pool } = convo();
         const list = pool.current();
         out.write(
-          table(list.map((t) => [t.function.name, app.registry.get(t.function.name)?.approval ?? "?"])) +
+          table(list.map((t) => {
+            const source = app.registry.sourceOf(t.function.name);
+            const from = !source || source.kind === "builtin"
+              ? "built-in"
+              : `${source.kind} ${source.origin}`;
+            return [t.function.name, app.registry.get(t.function.name)?.approval ?? "?", from];
+          })) +
             `\n${style.dim(`${list.length} tools, fingerprint ${pool.fingerprint(list)}`)}\n`,
         );
       },

@@ -82,6 +82,7 @@ Deno.test("navi -p --output-format json reports text, tool calls, usage and sess
     assertEquals(out.result, "empty");
     assertEquals(out.tool_calls, [{ name: "list_dir", ok: true }]);
     assertEquals(out.usage.total_tokens, 30);
+    assertEquals(out.usage.cached_tokens, 16, "cached prompt tokens are reported");
     assert(await Deno.stat(join(home.path, "sessions", `${out.session_id}.jsonl`)));
   } finally {
     await server.close();

@@ -59,7 +59,12 @@ export function sse(step: Step): string {
       created: 0,
       model: "test-model",
       choices: [],
-      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+      usage: {
+        prompt_tokens: 10,
+        completion_tokens: 5,
+        total_tokens: 15,
+        prompt_tokens_details: { cached_tokens: 8 },
+      },
     })
   }\n\n`;
   return body + "data: [DONE]\n\n";
