@@ -50,6 +50,10 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     const loaded = Session.load(app.home, id);
     session = loaded.session;
     warnings.push(...loaded.warnings);
+    const completed = session.completeToolCalls();
+    if (completed) {
+      warnings.push(`${completed} tool call(s) had no result (navi stopped mid-call); marked as failed`);
+    }
   } else {
     const choice = safeChoice(llm);
     session = Session.create(app.home, { cwd: app.workspace, provider: choice?.name, model: choice?.model });

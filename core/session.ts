@@ -91,6 +91,23 @@ export class Session {
     return { session, warnings };
   }
 
+  /**
+   * A session cut off between a tool call and its result (a crash) would be rejected by the provider: give
+   * the unanswered calls of the last assistant message a result. Returns how many were added.
+   */
+  completeToolCalls(): number {
+    let last = this.messages.length - 1;
+    while (last >= 0 && this.messages[last].role === "tool") last--;
+    const calls = (this.messages[last]?.role === "assistant" ? this.messages[last].tool_calls : undefined) as
+      | { id: string }[]
+      | undefined;
+    const answered = new Set(this.messages.slice(last + 1).map((m) => m.tool_call_id));
+    const missing = (calls ?? []).filter((c) => !answered.has(c.id));
+    const content = JSON.stringify({ ok: false, error: "navi stopped before this tool call finished" });
+    for (const call of missing) this.addMessage({ role: "tool", tool_call_id: call.id, content });
+    return missing.length;
+  }
+
   /** Append a message to the conversation and the file. */
   addMessage(message: Message): void {
     this.messages.push(message);

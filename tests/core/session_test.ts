@@ -64,3 +64,28 @@ Deno.test("sessions are listed newest first", async () => {
   await Deno.writeTextFile(join(home.path, "sessions", "junk.jsonl"), "not json\n");
   assertEquals(listSessions(home.path).map((s) => s.id), [b.meta.id, a.meta.id]);
 });
+
+Deno.test("a session cut off mid tool call gets results for the unanswered calls", async () => {
+  await using home = await tempDir();
+  const s = Session.create(home.path, { cwd: "/w" });
+  s.addMessage({ role: "user", content: "go" });
+  s.addMessage({
+    role: "assistant",
+    content: null,
+    tool_calls: [{ id: "a", type: "function", function: { name: "x", arguments: "{}" } }, {
+      id: "b",
+      type: "function",
+      function: { name: "y", arguments: "{}" },
+    }],
+  });
+  s.addMessage({ role: "tool", tool_call_id: "a", content: '{"ok":true}' });
+  const { session } = Session.load(home.path, s.meta.id);
+  assertEquals(session.completeToolCalls(), 1);
+  assertEquals(session.messages.at(-1), {
+    role: "tool",
+    tool_call_id: "b",
+    content: '{"ok":false,"error":"navi stopped before this tool call finished"}',
+  });
+  assertEquals(Session.load(home.path, s.meta.id).session.messages.length, 4, "the repair is persisted");
+  assertEquals(session.completeToolCalls(), 0);
+});
