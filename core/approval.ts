@@ -57,6 +57,8 @@ export class ApprovalPolicy {
   #allow: Rule[];
   #deny: Rule[];
   #ask?: AskUser;
+  /** Tools the user allowed outside the workspace for the rest of the session. */
+  #outsideAllowed = new Set<string>();
 
   constructor(opts: { mode: ApprovalMode; allow?: string[]; deny?: string[]; ask?: AskUser }) {
     this.mode = opts.mode;
@@ -86,10 +88,11 @@ export class ApprovalPolicy {
   async confirm(tool: string, detail: string): Promise<boolean> {
     if (this.mode === "auto") return true;
     if (this.mode === "plan") return false;
-    return (await this.#question(tool, `outside the workspace: ${detail}`)).allowed;
+    if (this.#outsideAllowed.has(tool)) return true;
+    return (await this.#question(tool, `outside the workspace: ${detail}`, this.#outsideAllowed)).allowed;
   }
 
-  async #question(tool: string, summary: string): Promise<Decision> {
+  async #question(tool: string, summary: string, always?: Set<string>): Promise<Decision> {
     if (!this.#ask) {
       return {
         allowed: false,
@@ -99,7 +102,8 @@ export class ApprovalPolicy {
     }
     const answer = await this.#ask({ tool, summary });
     if (answer === "always") {
-      this.#allow.push({ tool: globToRegExp(tool) });
+      if (always) always.add(tool);
+      else this.#allow.push({ tool: globToRegExp(tool) });
       return { allowed: true, how: "session" };
     }
     if (answer === "yes") return { allowed: true, how: "user" };

@@ -104,3 +104,23 @@ Deno.test("plan refuses changes; paths outside the workspace are command-class",
   assertEquals(await ask.confirm("read_file", "/etc/passwd"), true);
   assertEquals(asked, "outside the workspace: /etc/passwd");
 });
+
+Deno.test("'always' for a path outside the workspace covers later outside paths of that tool only", async () => {
+  const asked: string[] = [];
+  const p = new ApprovalPolicy({
+    mode: "ask",
+    ask: (q) => {
+      asked.push(`${q.tool}: ${q.summary}`);
+      return Promise.resolve(q.tool === "read_file" ? "always" : "no");
+    },
+  });
+  assertEquals(await p.confirm("read_file", "/etc/a"), true);
+  assertEquals(await p.confirm("read_file", "/etc/b"), true);
+  assertEquals(await p.confirm("list_dir", "/etc"), false);
+  assertEquals(asked, ["read_file: outside the workspace: /etc/a", "list_dir: outside the workspace: /etc"]);
+  assertEquals(
+    (await p.decide({ tool: "write_file", approval: "write", args: {} })).how,
+    "user",
+    "no tool rule added",
+  );
+});
