@@ -100,7 +100,14 @@ async function toApiError(err: unknown, choice: ProviderChoice): Promise<unknown
   if (err instanceof APIError) {
     const body = err.error as { message?: string } | undefined;
     const msg = scrub(body?.message ?? err.message).replace(/\s+/g, " ").trim();
-    return new ApiError(`API error ${err.status ?? ""} from ${where}: ${msg}`.replace("  ", " "), err.status);
+    const hint =
+      err.status === 400 && /context length|context window|too many tokens|maximum context/i.test(msg)
+        ? " (the conversation no longer fits the model: /clear starts a new one)"
+        : "";
+    return new ApiError(
+      `API error ${err.status ?? ""} from ${where}: ${msg}${hint}`.replace("  ", " "),
+      err.status,
+    );
   }
   if (err instanceof Error && (err.name === "AbortError" || err.name === "TimeoutError")) return err;
   return new ApiError(

@@ -143,6 +143,20 @@ Deno.test("a 500 is retried a bounded number of times, then reported with the st
   assertEquals(t.server.requests.length, 4, "the first try and 3 retries");
 });
 
+Deno.test("a context-length 400 says how to go on", async () => {
+  await using t = await setup([{
+    status: 400,
+    message: "This model's maximum context length is 8192 tokens.",
+  }]);
+  let error: unknown;
+  await t.convo.agent.run("hi", new AbortController().signal).catch((e) => (error = e));
+  assert(error instanceof ApiError);
+  assertMatch(
+    error.message,
+    /^API error 400 from test .*8192 tokens\. \(the conversation no longer fits the model: \/clear starts a new one\)$/,
+  );
+});
+
 Deno.test("a malformed stream is one ApiError line, not a crash", async () => {
   await using t = await setup([{ raw: "data: {not json\n\n" }]);
   let error: unknown;
