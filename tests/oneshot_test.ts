@@ -157,3 +157,29 @@ Deno.test("Ctrl-C (SIGINT) during a request ends -p with status 130 and a consis
     await server.close();
   }
 });
+
+Deno.test("without a provider in config, OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_MODEL are used; with none, a clear error", async () => {
+  await using home = await tempDir();
+  const none = await runNavi(["-p", "hi"], { home: home.path, env: { OPENAI_API_KEY: "" } });
+  assertEquals(none.code, 1);
+  assertMatch(none.stderr, /^navi: no model configured: set "model" in config\.json or pass --model\n$/);
+  const server = startLlmServer([{ text: "from env" }, { text: "from flag" }]);
+  try {
+    const r = await runNavi(["-p", "hi"], {
+      home: home.path,
+      env: { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.url, OPENAI_MODEL: "env-model" },
+    });
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(r.stdout, "from env\n");
+    assertEquals(server.requests[0].body.model, "env-model");
+    assertEquals(server.requests[0].headers.get("authorization"), `Bearer ${KEY}`);
+    const flag = await runNavi(["-p", "hi", "--model", "flag-model"], {
+      home: home.path,
+      env: { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: server.url, OPENAI_MODEL: "env-model" },
+    });
+    assertEquals(flag.stdout, "from flag\n");
+    assertEquals(server.requests[1].body.model, "flag-model", "--model overrides");
+  } finally {
+    await server.close();
+  }
+});
