@@ -5,7 +5,6 @@ import { LlmClient } from "./llm.ts";
 import type { ApprovalMode } from "./config.ts";
 import type { ToolPool } from "./tool_pool.ts";
 import { systemPrompt } from "./prompt.ts";
-import type { Secrets } from "./secrets.ts";
 import { listSessions, Session, SessionError } from "./session.ts";
 
 export interface ConversationOptions {
@@ -23,7 +22,6 @@ export interface Conversation {
   llm: LlmClient;
   policy: ApprovalPolicy;
   pool: ToolPool;
-  secrets: Secrets;
   /** Switch the approval mode; the tool list follows from the next request. */
   setMode(mode: ApprovalMode): void;
   warnings: string[];
@@ -32,7 +30,7 @@ export interface Conversation {
 /** Start a new conversation or resume a persisted one (`--resume <id>`, `--continue`). */
 export function openConversation(app: NaviApp, opts: ConversationOptions): Conversation {
   const llm = new LlmClient(app.config, { provider: opts.provider, model: opts.model });
-  const secrets = app.secrets;
+  const { secrets } = app;
   const policy = new ApprovalPolicy({
     mode: app.approvalMode,
     allow: app.config.approval?.allow,
@@ -84,7 +82,7 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     policy.mode = mode;
     pool.setFilter(app.poolFilter());
   };
-  return { agent, llm, policy, pool, secrets, warnings, setMode };
+  return { agent, llm, policy, pool, warnings, setMode };
 }
 
 function safeChoice(llm: LlmClient) {
