@@ -111,12 +111,25 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
     for (const w of convo.warnings) out.write(style.yellow(`navi: warning: ${w}`) + "\n");
   };
   open(true);
-  if (interactive) {
-    app.startMcp({ wait: false, elicit }).catch((err) =>
-      out.write(style.red(`navi: MCP: ${(err as Error).message}`) + "\n")
-    );
-  }
   let running: AbortController | null = null;
+  const pendingNotices: string[] = [];
+  const notify = (line: string) => {
+    if (running) return void pendingNotices.push(line);
+    out.write(`\r\x1b[K${line}\n`);
+    if (!closed) rl.prompt(true);
+  };
+  if (interactive) {
+    app.startMcp({ wait: false, elicit })
+      .then(() => app.mcp?.start())
+      .then(() => {
+        for (const s of app.mcp?.states() ?? []) {
+          if (s.error) {
+            notify(style.yellow(`navi: MCP server ${s.name} ${s.status}: ${s.error} (/mcp for details)`));
+          }
+        }
+      })
+      .catch((err) => notify(style.red(`navi: MCP: ${(err as Error).message}`)));
+  }
   let exiting = false;
   let lastInterrupt = 0;
   const ctx: SlashContext = {
@@ -190,6 +203,7 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
     } finally {
       running = null;
     }
+    for (const line of pendingNotices.splice(0)) out.write(line + "\n");
     prompt();
   }
   if (!closed) rl.close();
