@@ -54,6 +54,12 @@ export interface AgentOptions {
   events?: AgentEvents;
 }
 
+const COMPACT_PROMPT = [
+  "Summarize this conversation so that it can continue in a new one without the old messages.",
+  "Keep: the user's goals and constraints, decisions made, files read or changed (with paths), commands run",
+  "and their outcome, open problems and the next steps. Be concise and factual; do not call tools.",
+].join(" ");
+
 /** The agent loop of one conversation: request, run tool calls, feed results back, until an answer. */
 export class Agent {
   #o: AgentOptions;
@@ -99,6 +105,17 @@ export class Agent {
     result.stoppedAtLimit = true;
     events.notice?.(`Stopped after ${maxSteps} model requests (max_steps).`);
     return result;
+  }
+
+  /** Ask the model for a summary of the conversation so far (for /compact); nothing is recorded. */
+  async summarize(signal: AbortSignal): Promise<string> {
+    const messages = [...this.#o.session.messages, { role: "user" as const, content: COMPACT_PROMPT }];
+    let text = "";
+    for await (const chunk of this.#o.chat({ messages, tools: [] }, signal)) {
+      const delta = chunk.choices?.[0]?.delta?.content;
+      if (typeof delta === "string") text += delta;
+    }
+    return text.trim();
   }
 
   #syncTools(): readonly OpenAITool[] {

@@ -139,6 +139,9 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
       return out;
     },
     style,
+    get signal() {
+      return running?.signal ?? new AbortController().signal;
+    },
     newConversation: () => {
       open(false);
       out.write(style.dim(`new conversation ${convo.agent.session.meta.id}`) + "\n");
@@ -178,9 +181,17 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
       continue;
     }
     if (line.startsWith("/")) {
-      if (!(await dispatch(commands, line, ctx))) {
-        out.write(`unknown command ${line.split(" ")[0]}; try /help\n`);
+      running = new AbortController();
+      try {
+        if (!(await dispatch(commands, line, ctx))) {
+          out.write(`unknown command ${line.split(" ")[0]}; try /help\n`);
+        }
+      } catch (err) {
+        out.write(style.red(`navi: ${err instanceof Error ? err.message : String(err)}`) + "\n");
+      } finally {
+        running = null;
       }
+      for (const notice of pendingNotices.splice(0)) out.write(notice + "\n");
       if (exiting) break;
       prompt();
       continue;

@@ -13,6 +13,8 @@ export interface SlashContext {
   style: Style;
   /** Start a new conversation (a new session). */
   newConversation(): void;
+  /** Aborted when the user presses Ctrl-C while the command runs. */
+  signal: AbortSignal;
   exit(): void;
 }
 
@@ -34,6 +36,24 @@ export function slashTable(extra: SlashCommand[] = []): SlashCommand[] {
       run: (_a, ctx) => ctx.out.write(helpText(commands) + "\n"),
     },
     { name: "/clear", help: "start a new conversation", run: (_a, ctx) => ctx.newConversation() },
+    {
+      name: "/compact",
+      help: "summarize the conversation and continue in a new one that starts from the summary",
+      run: async (_a, ctx) => {
+        const old = ctx.convo().agent.session.meta.id;
+        const summary = await ctx.convo().agent.summarize(ctx.signal);
+        if (ctx.signal.aborted || !summary) {
+          ctx.out.write("compact cancelled; the conversation is unchanged\n");
+          return;
+        }
+        ctx.newConversation();
+        ctx.convo().agent.session.addMessage({
+          role: "user",
+          content: `<conversation-summary session="${old}">\n${summary}\n</conversation-summary>`,
+        });
+        ctx.out.write(ctx.style.dim(`compacted ${old} into this conversation`) + "\n");
+      },
+    },
     {
       name: "/tools",
       help: "the tools offered to the model, with the list's fingerprint",

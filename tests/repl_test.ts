@@ -44,3 +44,33 @@ Deno.test("the REPL exits at end of input", async () => {
   assertEquals(r.code, 0, r.stderr);
   assertMatch(r.stdout, /\/exit\s+leave navi/);
 });
+
+Deno.test("/compact summarizes without tools and continues in a new session that starts from the summary", async () => {
+  await using home = await tempDir();
+  const server = startLlmServer([{ text: "Hi there." }, { text: "User said hello; nothing else yet." }, {
+    text: "Continuing.",
+  }]);
+  try {
+    await Deno.writeTextFile(
+      join(home.path, "config.json"),
+      JSON.stringify({ providers: { local: { base_url: server.url, api_key: "k" } }, model: "m" }),
+    );
+    const r = await runNavi([], { home: home.path, stdin: "hello\n/compact\nwhat next?\n/exit\n" });
+    assertEquals(r.code, 0, r.stderr);
+    assertMatch(r.stdout, /compacted \d{8}-\d{6}-[0-9a-f]{6} into this conversation/);
+    const compact = server.requests[1].body;
+    assertEquals(compact.tools, undefined, "the summary request offers no tools");
+    assertMatch((compact.messages as { content: string }[]).at(-1)!.content, /^Summarize this conversation/);
+    const next = server.requests[2].body.messages as { role: string; content: string }[];
+    assertEquals(next.map((m) => m.role), ["system", "user", "user"]);
+    assertMatch(
+      next[1].content,
+      /^<conversation-summary session="[^"]+">\nUser said hello; nothing else yet\.\n/,
+    );
+    assertEquals(next[2].content, "what next?");
+    const sessions = [...Deno.readDirSync(join(home.path, "sessions"))];
+    assertEquals(sessions.length, 2, "the old session is kept; the new one starts from the summary");
+  } finally {
+    await server.close();
+  }
+});
