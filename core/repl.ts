@@ -13,6 +13,7 @@ import { VERSION } from "./version.ts";
 import { pluginSlashCommands } from "./commands/plugins_cmd.ts";
 import { mcpSlashCommands } from "./commands/mcp_cmd.ts";
 import type { Elicit } from "./mcp/connection.ts";
+import { elicitByQuestions } from "./elicit_form.ts";
 
 export interface ReplOptions {
   provider?: string;
@@ -67,30 +68,7 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
     : undefined;
   const question = (q: string) => new Promise<string>((resolve) => rl.question(q, resolve));
   const elicit: Elicit | undefined = interactive
-    ? async ({ server, message, schema }) => {
-      events.stopSpinner();
-      out.write(`${style.yellow("?")} MCP server ${style.bold(server)} asks: ${message}\n`);
-      type Prop = { type?: string; description?: string; default?: unknown };
-      const props = ((schema ?? {}) as { properties?: Record<string, Prop> }).properties ?? {};
-      const content: Record<string, unknown> = {};
-      for (const [key, prop] of Object.entries(props)) {
-        const hint = prop.default !== undefined ? ` [${JSON.stringify(prop.default)}]` : "";
-        const raw = await question(`  ${key}${prop.description ? ` (${prop.description})` : ""}${hint}: `);
-        if (raw.trim() === "" && prop.default !== undefined) {
-          content[key] = prop.default;
-          continue;
-        }
-        content[key] = prop.type === "number" || prop.type === "integer"
-          ? Number(raw)
-          : prop.type === "boolean"
-          ? /^(y|yes|true)$/i.test(raw.trim())
-          : raw;
-      }
-      const send = (await question("  send this answer? [y]es / [n]o: ")).trim().toLowerCase().startsWith(
-        "y",
-      );
-      return send ? { action: "accept", content } : { action: "decline" };
-    }
+    ? elicitByQuestions(question, { write: (t) => out.write(t), before: () => events.stopSpinner() })
     : undefined;
   const out = streamSink(Deno.stdout, app.secrets);
   const events = terminalEvents({
