@@ -15,7 +15,11 @@ export function streamSink(stream: { writeSync(p: Uint8Array): number }, secrets
     write(text) {
       const bytes = enc.encode(secrets ? secrets.redact(text) : text);
       let off = 0;
-      while (off < bytes.length) off += stream.writeSync(bytes.subarray(off));
+      try {
+        while (off < bytes.length) off += stream.writeSync(bytes.subarray(off));
+      } catch (err) {
+        if (!(err instanceof Deno.errors.BrokenPipe)) throw err;
+      }
     },
   };
 }
