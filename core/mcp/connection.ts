@@ -142,8 +142,7 @@ export class McpConnection {
   #scheduleReconnect(): void {
     const t = this.#o.timing;
     if (this.#closed || this.#timer || this.#attempts >= t.maxReconnects) return;
-    const delay = Math.min(t.reconnectMaxMs, t.reconnectBaseMs * 2 ** this.#attempts) *
-      (0.5 + Math.random() / 2);
+    const delay = backoffDelay(this.#attempts, t);
     this.#attempts++;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
@@ -262,6 +261,15 @@ export class McpConnection {
 }
 
 /** Close a client; a stdio server that has not exited 50 ms after its stdin closed gets SIGTERM. */
+/** Delay before reconnect attempt `attempt` (from 0): exponential, capped, with jitter in [50%, 100%]. */
+export function backoffDelay(
+  attempt: number,
+  timing: Pick<McpTiming, "reconnectBaseMs" | "reconnectMaxMs">,
+  random: () => number = Math.random,
+): number {
+  return Math.min(timing.reconnectMaxMs, timing.reconnectBaseMs * 2 ** attempt) * (0.5 + random() / 2);
+}
+
 const STDIO_EXIT_GRACE_MS = 50;
 
 async function closeQuickly(client: Client | undefined, pid: number | null | undefined): Promise<void> {

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { McpServerConfig } from "../../core/config.ts";
 import { exposedName } from "../../core/mcp/convert.ts";
+import { backoffDelay, DEFAULT_TIMING } from "../../core/mcp/connection.ts";
 import { McpManager } from "../../core/mcp/manager.ts";
 import { ToolRegistry } from "../../core/registry.ts";
 import { ToolPool } from "../../core/tool_pool.ts";
@@ -170,6 +171,19 @@ Deno.test(
       fast.error,
       /^MCP server 't' is unavailable: 3 calls failed in a row/,
       "refused without a call",
+    );
+    await new Promise((r) => setTimeout(r, 450));
+    const failedTrial = await t.call("mcp__t__hang");
+    assertMatch(
+      failedTrial.ok ? "" : failedTrial.error,
+      /timed out/i,
+      "after the cooldown one trial call goes through",
+    );
+    const reopened = await t.call("mcp__t__echo", { message: "x" });
+    assertMatch(
+      reopened.ok ? "" : reopened.error,
+      /is unavailable/,
+      "a failed trial opens the circuit again",
     );
     await new Promise((r) => setTimeout(r, 450));
     assertEquals(await t.call("mcp__t__echo", { message: "trial" }), { ok: true, output: "echo: trial" });
