@@ -53,6 +53,15 @@ async function until(cond: () => boolean | Promise<boolean>, ms = 5000) {
   }
 }
 
+Deno.test("reconnect backoff doubles from 1 s, is capped at 60 s, and is jittered into [50%, 100%]", () => {
+  const at = (attempt: number, r: number) => backoffDelay(attempt, DEFAULT_TIMING, () => r);
+  assertEquals([0, 1, 2, 3].map((a) => at(a, 1)), [1000, 2000, 4000, 8000]);
+  assertEquals(at(10, 1), 60_000);
+  assertEquals(at(0, 0), 500);
+  assertEquals(at(10, 0), 30_000);
+  assertEquals(DEFAULT_TIMING.maxReconnects, 8);
+});
+
 Deno.test("names: mcp__server__tool, sanitized, long names shortened with a hash", () => {
   assertEquals(exposedName("fs", "read file"), "mcp__fs__read_file");
   const long = exposedName("srv", "a".repeat(100));
