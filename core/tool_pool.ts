@@ -51,6 +51,7 @@ export function evolve(
   previous: readonly OpenAITool[],
   available: readonly OpenAITool[],
 ): readonly OpenAITool[] {
+  if (previous === available) return previous;
   if (previous.length === available.length) {
     let same = true;
     for (let i = 0; i < previous.length; i++) {
