@@ -5,7 +5,7 @@ import { LlmClient } from "./llm.ts";
 import type { ApprovalMode } from "./config.ts";
 import type { ToolPool } from "./tool_pool.ts";
 import { systemPrompt } from "./prompt.ts";
-import { listSessions, Session, SessionError } from "./session.ts";
+import { newestSessionIn, Session, SessionError } from "./session.ts";
 
 export interface ConversationOptions {
   provider?: string;
@@ -41,7 +41,7 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
   let session: Session;
   let id = opts.resume;
   if (opts.continue && !id) {
-    id = listSessions(app.home).find((s) => s.cwd === app.workspace)?.id;
+    id = newestSessionIn(app.home, app.workspace);
     if (!id) throw new SessionError(`no session to continue in ${app.workspace}`);
   }
   if (id) {

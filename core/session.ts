@@ -155,6 +155,39 @@ export interface SessionSummary {
   first_prompt: string;
 }
 
+/** The metadata record of a session file: its first line, read without reading the rest. */
+function readMeta(file: string): SessionMeta | undefined {
+  let f: Deno.FsFile | undefined;
+  try {
+    f = Deno.openSync(file);
+    const buf = new Uint8Array(4096);
+    const n = f.readSync(buf) ?? 0;
+    const line = new TextDecoder().decode(buf.subarray(0, n)).split("\n")[0];
+    const record = JSON.parse(line);
+    return record?.type === "meta" ? record : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    f?.close();
+  }
+}
+
+/** The newest session started in `cwd`, from the metadata lines only. */
+export function newestSessionIn(home: string, cwd: string): string | undefined {
+  const dir = join(home, "sessions");
+  let best: SessionMeta | undefined;
+  try {
+    for (const e of Deno.readDirSync(dir)) {
+      if (!e.isFile || !e.name.endsWith(".jsonl")) continue;
+      const meta = readMeta(join(dir, e.name));
+      if (meta?.cwd === cwd && (!best || meta.created > best.created)) best = meta;
+    }
+  } catch {
+    return undefined;
+  }
+  return best?.id;
+}
+
 /** Every session under `home`, newest first. Unreadable files are skipped. */
 export function listSessions(home: string): SessionSummary[] {
   const dir = join(home, "sessions");

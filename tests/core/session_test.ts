@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { listSessions, Session, SessionError } from "../../core/session.ts";
+import { listSessions, newestSessionIn, Session, SessionError } from "../../core/session.ts";
 import { assert, assertEquals, assertMatch, tempDir } from "../helpers.ts";
 
 Deno.test("a session appends records and loads them back", async () => {
@@ -88,4 +88,15 @@ Deno.test("a session cut off mid tool call gets results for the unanswered calls
   });
   assertEquals(Session.load(home.path, s.meta.id).session.messages.length, 4, "the repair is persisted");
   assertEquals(session.completeToolCalls(), 0);
+});
+
+Deno.test("the newest session in a directory is found from the metadata lines", async () => {
+  await using home = await tempDir();
+  const a = Session.create(home.path, { cwd: "/a" });
+  await new Promise((r) => setTimeout(r, 5));
+  const b = Session.create(home.path, { cwd: "/a" });
+  Session.create(home.path, { cwd: "/other" });
+  a.addMessage({ role: "user", content: "x".repeat(10_000) });
+  assertEquals(newestSessionIn(home.path, "/a"), b.meta.id);
+  assertEquals(newestSessionIn(home.path, "/nowhere"), undefined);
 });
