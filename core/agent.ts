@@ -19,7 +19,7 @@ export interface AgentEvents {
   responseEnd?(info: { text: string; toolCalls: number }): void;
   toolStart?(call: ToolCall): void;
   toolOutput?(chunk: string): void;
-  toolEnd?(call: ToolCall, result: ToolResult, ms: number): void;
+  toolEnd?(call: ToolCall, outcome: { result: ToolResult; ms: number }): void;
   notice?(text: string): void;
 }
 
@@ -89,14 +89,14 @@ export class Agent {
     for (let step = 1; step <= maxSteps; step++) {
       const tools = this.#syncTools();
       events.requestStart?.(step);
-      const response = await this.#request(tools, signal, result);
+      const response = await this.#request(tools, { signal, turn: result });
       if (response.aborted) {
         result.aborted = true;
         return result;
       }
       result.text = response.text;
       if (!response.calls.length) return result;
-      await this.#runCalls(response.calls, signal, result);
+      await this.#runCalls(response.calls, { signal, turn: result });
       if (signal.aborted) {
         result.aborted = true;
         return result;
@@ -141,7 +141,8 @@ export class Agent {
     return tools;
   }
 
-  async #request(tools: readonly OpenAITool[], signal: AbortSignal, result: TurnResult) {
+  async #request(tools: readonly OpenAITool[], opts: { signal: AbortSignal; turn: TurnResult }) {
+    const { signal, turn: result } = opts;
     const { session, events = {} } = this.#o;
     let text = "";
     const calls: ToolCall[] = [];
@@ -194,7 +195,8 @@ export class Agent {
     return { text, calls: complete, aborted: false };
   }
 
-  async #runCalls(calls: ToolCall[], signal: AbortSignal, turn: TurnResult): Promise<void> {
+  async #runCalls(calls: ToolCall[], opts: { signal: AbortSignal; turn: TurnResult }): Promise<void> {
+    const { signal, turn } = opts;
     const results: ToolResult[] = new Array(calls.length);
     let i = 0;
     while (i < calls.length) {
@@ -265,7 +267,7 @@ export class Agent {
       ok: result.ok,
       ...(result.ok ? {} : { error: result.error }),
     });
-    events.toolEnd?.(call, result, ms);
+    events.toolEnd?.(call, { result, ms });
     return result;
   }
 

@@ -35,14 +35,16 @@ export function commandSegments(command: string): string[] {
   return command.split(/\s*(?:&&|\|\||;|\||&|\n)\s*/).map((s) => s.trim()).filter(Boolean);
 }
 
-function denies(rule: Rule, tool: string, args: Record<string, unknown>): boolean {
+function denies(rule: Rule, call: { tool: string; args: Record<string, unknown> }): boolean {
+  const { tool, args } = call;
   if (!rule.tool.test(tool)) return false;
   if (!rule.command) return true;
   const command = typeof args.command === "string" ? args.command : "";
   return commandSegments(command).some((seg) => rule.command!.test(seg)) || rule.command.test(command.trim());
 }
 
-function allows(rules: Rule[], tool: string, args: Record<string, unknown>): boolean {
+function allows(rules: Rule[], call: { tool: string; args: Record<string, unknown> }): boolean {
+  const { tool, args } = call;
   const toolRules = rules.filter((r) => r.tool.test(tool));
   if (toolRules.some((r) => !r.command)) return true;
   const command = typeof args.command === "string" ? args.command : "";
@@ -72,7 +74,7 @@ export class ApprovalPolicy {
     call: { tool: string; approval: ApprovalClass; args: Record<string, unknown> },
   ): Promise<Decision> {
     const { tool, approval, args } = call;
-    if (this.#deny.some((r) => denies(r, tool, args))) {
+    if (this.#deny.some((r) => denies(r, { tool, args }))) {
       return { allowed: false, how: "denied", error: `Denied: ${tool} is blocked by a deny rule in config` };
     }
     if (approval === "read_only") return { allowed: true, how: "read_only" };
@@ -80,8 +82,8 @@ export class ApprovalPolicy {
       return { allowed: false, how: "plan", error: `Not allowed in plan mode: ${tool} can change things` };
     }
     if (this.mode === "auto") return { allowed: true, how: "auto" };
-    if (allows(this.#allow, tool, args)) return { allowed: true, how: "rule" };
-    return await this.#question(tool, summarize(args));
+    if (allows(this.#allow, { tool, args })) return { allowed: true, how: "rule" };
+    return await this.#question(tool, { summary: summarize(args) });
   }
 
   /** An out-of-class action (a path outside the workspace): asked in ask, refused in plan, allowed in auto. */
@@ -89,10 +91,15 @@ export class ApprovalPolicy {
     if (this.mode === "auto") return true;
     if (this.mode === "plan") return false;
     if (this.#outsideAllowed.has(tool)) return true;
-    return (await this.#question(tool, `outside the workspace: ${detail}`, this.#outsideAllowed)).allowed;
+    return (await this.#question(tool, {
+      summary: `outside the workspace: ${detail}`,
+      always: this.#outsideAllowed,
+    }))
+      .allowed;
   }
 
-  async #question(tool: string, summary: string, always?: Set<string>): Promise<Decision> {
+  async #question(tool: string, opts: { summary: string; always?: Set<string> }): Promise<Decision> {
+    const { summary, always } = opts;
     if (!this.#ask) {
       return {
         allowed: false,

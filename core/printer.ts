@@ -112,7 +112,7 @@ export function terminalEvents(opts: PrinterOptions): AgentEvents & { stopSpinne
       activity.write(style.dim(chunk));
       atLineStart = chunk.endsWith("\n");
     },
-    toolEnd(call, result, ms) {
+    toolEnd(call, { result, ms }) {
       ensureNewline();
       const who = lastStarted === call.id ? "" : `${call.name}: `;
       lastStarted = undefined;

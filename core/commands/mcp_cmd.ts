@@ -38,7 +38,11 @@ export interface AddSpec {
   headers?: string[];
 }
 
-function pairs(items: string[] | undefined, sep: string, what: string): Record<string, string> | undefined {
+function pairs(
+  items: string[] | undefined,
+  opts: { sep: string; what: string },
+): Record<string, string> | undefined {
+  const { sep, what } = opts;
   if (!items?.length) return undefined;
   const out: Record<string, string> = {};
   for (const item of items) {
@@ -59,11 +63,14 @@ export async function mcpAdd(home: string, name: string, spec: AddSpec): Promise
   }
   if (spec.url && spec.command?.length) throw new Error("give either a command or --url, not both");
   const server = spec.url
-    ? { url: spec.url, ...(spec.headers?.length ? { headers: pairs(spec.headers, ":", "header") } : {}) }
+    ? {
+      url: spec.url,
+      ...(spec.headers?.length ? { headers: pairs(spec.headers, { sep: ":", what: "header" }) } : {}),
+    }
     : {
       command: spec.command![0],
       ...(spec.command!.length > 1 ? { args: spec.command!.slice(1) } : {}),
-      ...(spec.env?.length ? { env: pairs(spec.env, "=", "env") } : {}),
+      ...(spec.env?.length ? { env: pairs(spec.env, { sep: "=", what: "env" }) } : {}),
     };
   await updateConfigFile(home, (raw) => {
     const servers = (raw.mcp_servers ?? {}) as Record<string, unknown>;

@@ -22,7 +22,7 @@ Deno.test("print mode: activity on stderr, intermediate text on stderr, the answ
   ev.responseEnd!({ text: "Looking.", toolCalls: 1 });
   const call = { id: "a", name: "grep", arguments: '{"pattern":"x"}' };
   ev.toolStart!(call);
-  ev.toolEnd!(call, { ok: true, count: 2 }, 5);
+  ev.toolEnd!(call, { result: { ok: true, count: 2 }, ms: 5 });
   ev.text!("Final.");
   ev.responseEnd!({ text: "Final.", toolCalls: 0 });
   assertEquals(s.out, []);
@@ -36,8 +36,8 @@ Deno.test("parallel calls: a result line names its tool when another call starte
   const b = { id: "b", name: "glob", arguments: '{"pattern":"*"}' };
   ev.toolStart!(a);
   ev.toolStart!(b);
-  ev.toolEnd!(b, { ok: true }, 1);
-  ev.toolEnd!(a, { ok: false, error: "boom" }, 2);
+  ev.toolEnd!(b, { result: { ok: true }, ms: 1 });
+  ev.toolEnd!(a, { result: { ok: false, error: "boom" }, ms: 2 });
   assertEquals(
     s.out.join(""),
     '● list_dir\n● glob pattern="*"\n  ⎿ ok (1 ms)\n  ⎿ list_dir: error: boom (2 ms)\n',
