@@ -7,7 +7,7 @@ const MODES = ["plan", "ask", "auto"] as const;
 
 async function createApp(
   opts: { approval?: (typeof MODES)[number] },
-  load: { quietPlugins?: boolean } = {},
+  load: { plugins?: "report" | "quiet" | "skip" } = {},
 ): Promise<NaviApp> {
   const [{ loadConfig, naviHome }, { NaviApp }, { builtinTools }] = await Promise.all([
     import("./core/config.ts"),
@@ -24,8 +24,9 @@ async function createApp(
     builtins: builtinTools(),
     approvalMode: opts.approval,
   });
+  if (load.plugins === "skip") return app;
   const reports = await app.loadPlugins();
-  if (!load.quietPlugins) {
+  if ((load.plugins ?? "report") === "report") {
     for (const r of reports) {
       if (r.status === "failed") console.error(`navi: plugin ${r.file} skipped: ${r.error}`);
     }
@@ -77,7 +78,7 @@ program
   .option("--json", "machine-readable output")
   .action(async (opts, cmd) => {
     const app = await createApp(cmd.optsWithGlobals() as { approval?: (typeof MODES)[number] }, {
-      quietPlugins: true,
+      plugins: "skip",
     });
     const { sessionsCommand } = await import("./core/commands/sessions_cmd.ts");
     console.log(sessionsCommand(app, opts));
@@ -133,7 +134,7 @@ plugins
   .description("each plugin file: loaded or failed, its tools, its error")
   .action(async (_opts, cmd) => {
     const app = await createApp(cmd.optsWithGlobals() as { approval?: (typeof MODES)[number] }, {
-      quietPlugins: true,
+      plugins: "quiet",
     });
     const { pluginsList } = await import("./core/commands/plugins_cmd.ts");
     console.log(pluginsList(app, Deno.stdout.isTerminal()));
