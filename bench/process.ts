@@ -1,5 +1,6 @@
 // Whole-process timings, each as a ratio to `deno run` of a hello-world file measured in the same run.
 // `deno run -A bench/process.ts` (part of `deno task bench`). Uses hyperfine when installed, else a loop.
+import { SERVER_EVERYTHING } from "../tests/support/warm.ts";
 import { join } from "node:path";
 import { startLlmServer } from "../tests/support/llm_server.ts";
 
@@ -7,7 +8,7 @@ const ROOT = new URL("..", import.meta.url).pathname;
 const DENO = Deno.execPath();
 const NAVI = [DENO, "run", "-A", join(ROOT, "main.ts")];
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 10);
-const EVERYTHING = [DENO, "run", "-A", "npm:@modelcontextprotocol/server-everything@2026.8.31", "stdio"];
+const EVERYTHING = [DENO, "run", "-A", SERVER_EVERYTHING, "stdio"];
 const TEST_SERVER = [DENO, "run", "-A", join(ROOT, "tests/support/mcp_test_server.ts")];
 
 interface Case {

@@ -1,8 +1,6 @@
 // Micro benchmarks of what runs before every model request. `deno task bench` (or `deno bench -A bench/`).
 import { z } from "zod";
-import { ToolRegistry } from "../core/registry.ts";
-import { defineTool } from "../core/tool.ts";
-import { evolve, ToolPool } from "../core/tool_pool.ts";
+import { defineTool, evolve, ToolPool, ToolRegistry } from "../core/mod.ts";
 
 function registryOf(n: number): ToolRegistry {
   const r = new ToolRegistry();
@@ -23,8 +21,8 @@ for (const n of [10, 100, 1000]) {
   const list = registry.toOpenAITools();
   const rebuilt = registry.toOpenAITools();
   const appended = [...list, registryOf(1).toOpenAITools()[0]];
-  const pool = new ToolPool(registry, { filter: { readOnly: false, features: {} } });
-  pool.current();
+  const pool = new ToolPool(registry, { readOnly: () => false });
+  pool.sync();
 
   Deno.bench({
     name: `toOpenAITools, ${n} tools`,
@@ -51,8 +49,8 @@ for (const n of [10, 100, 1000]) {
     fn: () => void evolve(list, appended),
   });
   Deno.bench({
-    name: `pool.current(), nothing changed, ${n} tools`,
+    name: `pool.sync(), nothing changed, ${n} tools`,
     group: `evolve ${n}`,
-    fn: () => void pool.current(),
+    fn: () => void pool.sync(),
   });
 }

@@ -1,42 +1,39 @@
 import { join } from "node:path";
-import { type ApprovalMode, type Config } from "./config.ts";
-import { ToolRegistry } from "./registry.ts";
-import type { Tool } from "./tool.ts";
-import { type PoolFilter, ToolPool } from "./tool_pool.ts";
-import type { OpenAITool } from "./registry.ts";
-import { PluginLoader, type PluginReport } from "./plugins.ts";
-import { VERSION } from "./version.ts";
+import { type Config, loadConfig } from "./config.ts";
+import type { Elicit, McpManager, McpServerState } from "./mcp/mod.ts";
+import { PluginLoader, type PluginReport } from "./plugin_loader.ts";
+import { type OpenAITool, ToolRegistry } from "./registry.ts";
 import { Secrets } from "./secrets.ts";
-import type { McpManager } from "./mcp/manager.ts";
-import type { Elicit } from "./mcp/connection.ts";
+import { ToolPool } from "./tool_pool.ts";
+import type { Tool } from "./tool_types.ts";
+import { VERSION } from "./version.ts";
 
 /** What every navi command starts from. */
 export interface AppOptions {
   home: string;
   workspace: string;
+  /** config.json as read at start-up; navi never writes into it (commands edit the file). */
   config: Config;
   builtins: Tool[];
-  approvalMode?: ApprovalMode;
 }
 
-/** The objects one navi process works with: registry, tool pool and settings. Create as many as you like. */
+/** The objects one navi process works with: registry, plugins, MCP servers, secrets. Create as many as you like. */
 export class NaviApp {
   readonly home: string;
   readonly workspace: string;
-  readonly config: Config;
-  readonly registry = new ToolRegistry();
-  approvalMode: ApprovalMode;
+  readonly config: Readonly<Config>;
+  readonly registry: ToolRegistry = new ToolRegistry();
   readonly plugins: PluginLoader;
-  /** API keys and MCP header values from the config and environment; redacted from all output. */
+  /** API keys, MCP header and `$VAR` env values; redacted from all output and kept from child processes. */
   readonly secrets: Secrets;
-  /** MCP connections; created by `startMcp` when servers are configured. */
-  mcp?: McpManager;
+  #mcp?: McpManager;
+  #mcpServers: Config["mcp_servers"];
 
   constructor(opts: AppOptions) {
     this.home = opts.home;
     this.workspace = opts.workspace;
     this.config = opts.config;
-    this.approvalMode = opts.approvalMode ?? opts.config.approval?.mode ?? "ask";
+    this.#mcpServers = opts.config.mcp_servers;
     this.secrets = Secrets.fromConfig(opts.config, Deno.env);
     for (const tool of opts.builtins) this.registry.register(tool);
     this.plugins = new PluginLoader(this.registry, {
@@ -44,7 +41,7 @@ export class NaviApp {
       workspace: this.workspace,
       version: VERSION,
       config: this.config.plugins,
-      log: (line) => this.#log("plugins.log", line),
+      log: (line) => this.log("plugins.log", line),
     });
   }
 
@@ -53,7 +50,8 @@ export class NaviApp {
     return this.plugins.load();
   }
 
-  #log(file: string, line: string): void {
+  /** Append a line (secrets redacted) to `$NAVI_HOME/logs/<file>`; never throws. */
+  log(file: string, line: string): void {
     try {
       const dir = join(this.home, "logs");
       Deno.mkdirSync(dir, { recursive: true });
@@ -63,40 +61,45 @@ export class NaviApp {
     } catch { /* a log line must never break navi */ }
   }
 
-  /** The filter the tool pool applies now. */
-  poolFilter(): PoolFilter {
-    return { readOnly: this.approvalMode === "plan", features: this.config.features ?? {} };
-  }
-
-  /** A tool pool for one conversation, optionally continuing a persisted list. */
-  createPool(previous?: readonly OpenAITool[]): ToolPool {
-    return new ToolPool(this.registry, { filter: this.poolFilter(), previous });
+  /** A tool pool for one conversation; `readOnly` is read at every sync (plan mode), `previous` resumes a list. */
+  createPool(opts: { readOnly: () => boolean; previous?: readonly OpenAITool[] }): ToolPool {
+    return new ToolPool(this.registry, { ...opts, features: this.config.features });
   }
 
   /**
-   * Connect the configured MCP servers in the background (`wait: false`, the REPL) or wait until each
-   * has connected or failed (`wait: true`, one-shot commands). Imports the MCP SDK only when needed.
+   * Connect the configured MCP servers concurrently; settles when each has connected or failed (one-shot
+   * commands await it, the REPL lets it run in the background). Imports the MCP SDK only when needed.
    */
-  async startMcp(
-    opts: { wait: boolean; elicit?: Elicit; onToolsChanged?(server: string): void },
-  ): Promise<void> {
-    const servers = this.config.mcp_servers ?? {};
-    if (!Object.keys(servers).length) return;
+  async startMcp(opts: { elicit?: Elicit } = {}): Promise<void> {
+    const servers = this.#mcpServers ?? {};
+    if (!this.#mcp && !Object.keys(servers).length) return;
     const { McpManager } = await import("./mcp/manager.ts");
-    this.mcp ??= new McpManager(this.registry, servers, {
+    this.#mcp ??= new McpManager(this.registry, servers, {
       home: this.home,
       workspace: this.workspace,
       version: VERSION,
       env: Deno.env,
       elicit: opts.elicit,
-      onToolsChanged: opts.onToolsChanged,
     });
-    const started = this.mcp.start();
-    if (opts.wait) await started;
+    await this.#mcp.start();
   }
 
-  /** Close MCP connections (ends stdio server processes). */
+  /** Status rows of the configured MCP servers (empty before `startMcp`). */
+  mcpStates(): McpServerState[] {
+    return this.#mcp?.states() ?? [];
+  }
+
+  /** Read config.json again and reconnect every MCP server from it; new header and env secrets are redacted. */
+  async reloadMcp(opts: { elicit?: Elicit } = {}): Promise<void> {
+    const config = await loadConfig(this.home);
+    this.secrets.addConfig(config, Deno.env);
+    this.#mcpServers = config.mcp_servers;
+    if (this.#mcp) await this.#mcp.reload(config.mcp_servers ?? {});
+    else await this.startMcp(opts);
+  }
+
+  /** Close MCP connections (ends stdio server processes). The CLI program calls this once, at exit. */
   async close(): Promise<void> {
-    await this.mcp?.close();
+    await this.#mcp?.close();
   }
 }

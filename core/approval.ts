@@ -1,6 +1,6 @@
 import type { ApprovalMode } from "./config.ts";
 import { globToRegExp } from "./files.ts";
-import type { ApprovalClass } from "./tool.ts";
+import type { ApprovalClass } from "./tool_types.ts";
 
 /** The user's answer to an approval question. */
 export type Answer = "yes" | "no" | "always";
@@ -11,7 +11,7 @@ export type AskUser = (question: { tool: string; summary: string }) => Promise<A
 /** The outcome of one decision, recorded in the session's audit records. */
 export interface Decision {
   allowed: boolean;
-  how: "read_only" | "auto" | "rule" | "user" | "session" | "denied" | "refused" | "plan";
+  how: "read_only" | "auto" | "rule" | "user" | "session" | "denied" | "refused" | "plan" | "invalid";
   error?: string;
 }
 
@@ -53,8 +53,12 @@ function allows(rules: Rule[], call: { tool: string; args: Record<string, unknow
   return commandSegments(command).every((seg) => commandRules.some((r) => r.command!.test(seg)));
 }
 
-/** Decides who may run what: mode (plan / ask / auto), allow and deny rules, session answers. */
+/**
+ * Decides who may run what: mode (plan / ask / auto), allow and deny rules, session answers. The mode lives
+ * here and only here; the tool pool reads it.
+ */
 export class ApprovalPolicy {
+  /** The approval mode; switching it changes the offered tools from the next request. */
   mode: ApprovalMode;
   #allow: Rule[];
   #deny: Rule[];
@@ -120,9 +124,7 @@ export class ApprovalPolicy {
 
 /** Shorten tool arguments to one line for a question or a log line. */
 export function summarize(args: Record<string, unknown>, max = 120): string {
-  const parts = Object.entries(args).map(([k, v]) =>
-    `${k}=${typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v)}`
-  );
+  const parts = Object.entries(args).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
   const line = parts.join(" ").replace(/\s+/g, " ");
   return line.length > max ? line.slice(0, max - 1) + "…" : line;
 }

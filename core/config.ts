@@ -1,7 +1,9 @@
 import { join } from "node:path";
 import { z } from "zod";
 
+/** The approval modes, from the most to the least careful. */
 export const APPROVAL_MODES = ["plan", "ask", "auto"] as const;
+/** Who approves tool calls: nobody may change anything (plan), the user (ask), nobody needs to (auto). */
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 
 const stringMap = z.record(z.string(), z.string());
@@ -11,7 +13,13 @@ const ProviderSchema = z.strictObject({
   api_key: z.string().optional(),
 });
 
-export const MCP_SERVER_NAME = /^[a-zA-Z0-9_-]+$/;
+/** The rule for MCP server names, in words (for error messages). */
+export const SERVER_NAME_RULE = "use letters, digits, _ and - without a double underscore";
+
+/** Whether `name` is a valid MCP server name (it becomes part of `mcp__<server>__<tool>`). */
+export function validServerName(name: string): boolean {
+  return /^[a-zA-Z0-9_-]+$/.test(name) && !name.includes("__");
+}
 
 const McpServerSchema = z
   .strictObject({
@@ -63,11 +71,11 @@ export const ConfigSchema = z.strictObject({
   plugins: z.record(z.string(), z.unknown()).optional(),
 }).superRefine((cfg, ctx) => {
   for (const name of Object.keys(cfg.mcp_servers ?? {})) {
-    if (!MCP_SERVER_NAME.test(name) || name.includes("__")) {
+    if (!validServerName(name)) {
       ctx.addIssue({
         code: "custom",
         path: ["mcp_servers", name],
-        message: "invalid server name: use letters, digits, _ and - without a double underscore",
+        message: `invalid server name: ${SERVER_NAME_RULE}`,
       });
     }
   }
@@ -80,9 +88,10 @@ export const ConfigSchema = z.strictObject({
   }
 });
 
+/** A validated config.json. */
 export type Config = z.output<typeof ConfigSchema>;
+/** One entry of `mcp_servers`. */
 export type McpServerConfig = z.output<typeof McpServerSchema>;
-export type ProviderConfig = z.output<typeof ProviderSchema>;
 
 /** An invalid config file; the message is one line naming the file, the field and the problem. */
 export class ConfigError extends Error {}

@@ -1,15 +1,19 @@
 import { Agent, type AgentEvents } from "./agent.ts";
 import type { NaviApp } from "./app.ts";
 import { ApprovalPolicy, type AskUser } from "./approval.ts";
-import { LlmClient } from "./llm.ts";
 import type { ApprovalMode } from "./config.ts";
-import type { ToolPool } from "./tool_pool.ts";
+import { LlmClient } from "./llm.ts";
 import { systemPrompt } from "./prompt.ts";
+import type { OpenAITool } from "./registry.ts";
 import { newestSessionIn, Session, SessionError } from "./session.ts";
+import type { ToolPool } from "./tool_pool.ts";
 
+/** How to open a conversation. */
 export interface ConversationOptions {
   provider?: string;
   model?: string;
+  /** The approval mode to start in (default: config, else "ask"). */
+  approval?: ApprovalMode;
   resume?: string;
   continue?: boolean;
   ask?: AskUser;
@@ -20,25 +24,24 @@ export interface ConversationOptions {
 export interface Conversation {
   agent: Agent;
   llm: LlmClient;
+  /** Owns the approval mode; switching `policy.mode` changes the offered tools from the next request. */
   policy: ApprovalPolicy;
   pool: ToolPool;
-  /** Switch the approval mode; the tool list follows from the next request. */
-  setMode(mode: ApprovalMode): void;
   warnings: string[];
 }
 
 /** Start a new conversation or resume a persisted one (`--resume <id>`, `--continue`). */
 export function openConversation(app: NaviApp, opts: ConversationOptions): Conversation {
   const llm = new LlmClient(app.config, { provider: opts.provider, model: opts.model });
-  const { secrets } = app;
   const policy = new ApprovalPolicy({
-    mode: app.approvalMode,
+    mode: opts.approval ?? app.config.approval?.mode ?? "ask",
     allow: app.config.approval?.allow,
     deny: app.config.approval?.deny,
     ask: opts.ask,
   });
   const warnings: string[] = [];
   let session: Session;
+  let tools: readonly OpenAITool[] | undefined;
   let id = opts.resume;
   if (opts.continue && !id) {
     id = newestSessionIn(app.home, app.workspace);
@@ -47,6 +50,7 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
   if (id) {
     const loaded = Session.load(app.home, id);
     session = loaded.session;
+    tools = loaded.tools;
     warnings.push(...loaded.warnings);
     const completed = session.completeToolCalls();
     if (completed) {
@@ -64,7 +68,7 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
       }),
     });
   }
-  const pool = app.createPool(session.tools);
+  const pool = app.createPool({ readOnly: () => policy.mode === "plan", previous: tools });
   const agent = new Agent({
     registry: app.registry,
     pool,
@@ -73,16 +77,11 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     chat: llm.chat,
     workspace: app.workspace,
     maxSteps: app.config.max_steps,
-    childEnv: () => secrets.childEnv(Deno.env),
-    redact: (text) => secrets.redact(text),
+    childEnv: () => app.secrets.childEnv(Deno.env),
+    redact: (text) => app.secrets.redact(text),
     events: opts.events,
   });
-  const setMode = (mode: ApprovalMode) => {
-    app.approvalMode = mode;
-    policy.mode = mode;
-    pool.setFilter(app.poolFilter());
-  };
-  return { agent, llm, policy, pool, warnings, setMode };
+  return { agent, llm, policy, pool, warnings };
 }
 
 function safeChoice(llm: LlmClient) {

@@ -1,4 +1,10 @@
-import { type Tool, type ToolContext, type ToolResult, type ToolSource } from "./tool.ts";
+import {
+  type Tool,
+  TOOL_NAME_PATTERN,
+  type ToolContext,
+  type ToolResult,
+  type ToolSource,
+} from "./tool_types.ts";
 
 /** One entry of the Chat Completions `tools` array. */
 export interface OpenAITool {
@@ -7,8 +13,6 @@ export interface OpenAITool {
 }
 
 const BUILTIN: ToolSource = { kind: "builtin", origin: "navi" };
-
-export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** Raised by `register` for a bad or duplicate name. */
 export class RegistryError extends Error {}

@@ -2,11 +2,19 @@ import type { Config } from "./config.ts";
 
 type Env = { get(key: string): string | undefined; toObject(): Record<string, string> };
 
+/** The one rule for environment references in config values: the whole value is `$NAME`. */
+export const ENV_REF = /^\$([A-Za-z_][A-Za-z0-9_]*)$/;
+
+/** The variable a `"$VAR"` value refers to, or undefined for a literal value. */
+export function envRefName(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : ENV_REF.exec(value)?.[1];
+}
+
 /** Resolve a `"$VAR"` value from the environment; other values are returned as they are. */
 export function resolveEnvRef(value: string | undefined, env: Pick<Env, "get">): string | undefined {
   if (value === undefined) return undefined;
-  const m = /^\$([A-Za-z_][A-Za-z0-9_]*)$/.exec(value);
-  return m ? env.get(m[1]) : value;
+  const name = envRefName(value);
+  return name === undefined ? value : env.get(name);
 }
 
 /** The secrets navi knows of (API keys, MCP header and env values); redacts them from any text. */
@@ -18,20 +26,33 @@ export class Secrets {
   static fromConfig(config: Config, env: Env): Secrets {
     const s = new Secrets();
     s.add(env.get("OPENAI_API_KEY"));
+    s.addConfig(config, env);
+    return s;
+  }
+
+  /**
+   * Add the secrets of a config (also one read again after `/mcp add`): provider keys, MCP header values
+   * (literal or `$VAR`) and MCP `env` values given as `$VAR`. Referenced variables are also kept from
+   * child processes.
+   */
+  addConfig(config: Config, env: Pick<Env, "get">): void {
     const refs: (string | undefined)[] = [];
-    for (const p of Object.values(config.providers ?? {})) refs.push(p.api_key);
+    const values: (string | undefined)[] = [];
+    for (const p of Object.values(config.providers ?? {})) {
+      refs.push(p.api_key);
+      values.push(p.api_key);
+    }
     for (const server of Object.values(config.mcp_servers ?? {})) {
-      refs.push(...Object.values(server.headers ?? {}), ...Object.values(server.env ?? {}));
+      const headers = Object.values(server.headers ?? {});
+      const envValues = Object.values(server.env ?? {});
+      refs.push(...headers, ...envValues);
+      values.push(...headers, ...envValues.filter((v) => envRefName(v) !== undefined));
     }
     for (const ref of refs) {
-      const m = ref && /^\$([A-Za-z_][A-Za-z0-9_]*)$/.exec(ref);
-      if (m) s.#envNames.add(m[1]);
+      const name = envRefName(ref);
+      if (name) this.#envNames.add(name);
     }
-    for (const p of Object.values(config.providers ?? {})) s.add(resolveEnvRef(p.api_key, env));
-    for (const server of Object.values(config.mcp_servers ?? {})) {
-      for (const v of Object.values(server.headers ?? {})) s.add(resolveEnvRef(v, env));
-    }
-    return s;
+    for (const v of values) this.add(resolveEnvRef(v, env));
   }
 
   /** Remember a secret value (values under 8 characters are too common to redact safely). */

@@ -40,7 +40,6 @@ export class Session {
   readonly meta: SessionMeta;
   readonly file: string;
   messages: Message[] = [];
-  tools?: readonly OpenAITool[];
 
   private constructor(file: string, meta: SessionMeta) {
     this.file = file;
@@ -57,8 +56,14 @@ export class Session {
     return s;
   }
 
-  /** Load a session; a corrupt line is skipped and reported in `warnings`. */
-  static load(home: string, id: string): { session: Session; warnings: string[] } {
+  /**
+   * Load a session: its conversation, the tool list it sent last (for the tool pool to evolve) and
+   * warnings (a corrupt line is skipped and reported).
+   */
+  static load(
+    home: string,
+    id: string,
+  ): { session: Session; tools?: readonly OpenAITool[]; warnings: string[] } {
     if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new SessionError(`invalid session id ${JSON.stringify(id)}`);
     const file = join(home, "sessions", `${id}.jsonl`);
     let text: string;
@@ -77,9 +82,10 @@ export class Session {
       provider: meta.provider,
       model: meta.model,
     });
+    let tools: readonly OpenAITool[] | undefined;
     for (const r of records) {
       if (r.type === "message") session.messages.push(r.message);
-      else if (r.type === "tools") session.tools = r.tools;
+      else if (r.type === "tools") tools = r.tools;
     }
     const warnings = bad.length
       ? [
@@ -88,7 +94,7 @@ export class Session {
         } corrupt and skipped`,
       ]
       : [];
-    return { session, warnings };
+    return { session, tools, warnings };
   }
 
   /**
@@ -114,9 +120,8 @@ export class Session {
     this.#write({ type: "message", message });
   }
 
-  /** Record the model-facing tool list after a change. */
+  /** Record the model-facing tool list after a change (read back by `load` for a resume). */
   recordTools(tools: readonly OpenAITool[]): void {
-    this.tools = tools;
     this.#write({ type: "tools", tools });
   }
 

@@ -1,5 +1,5 @@
 import type { OpenAITool, ToolRegistry } from "./registry.ts";
-import type { Tool } from "./tool.ts";
+import type { Tool } from "./tool_types.ts";
 import { globToRegExp } from "./files.ts";
 
 /** What the model may be offered: approval mode and feature gates. */
@@ -43,93 +43,130 @@ function sameDefinition(a: OpenAITool, b: OpenAITool): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** The outcome of `evolve`: the list to send and what changed (names) against the previous one. */
+export interface Evolution {
+  /** The list to send; `previous` itself when nothing changed. */
+  list: readonly OpenAITool[];
+  /** Tools new to the list (appended). */
+  added: string[];
+  /** Tools that dropped out. */
+  removed: string[];
+  /** Tools still there whose definition changed (kept in place). */
+  changed: string[];
+}
+
+function same(a: readonly OpenAITool[], b: readonly OpenAITool[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /**
- * Evolve the model-facing list. Nothing changed: returns `previous` itself. Otherwise tools still
+ * Evolve the model-facing list. Nothing changed: `previous` itself comes back. Otherwise tools still
  * available keep their positions (with current definitions), vanished ones drop out, new ones are appended.
+ * A list whose entries only equal the live ones by value (read back from a session) comes back as the live
+ * objects with nothing reported as changed, so the next comparison takes the reference fast path.
  */
-export function evolve(
-  previous: readonly OpenAITool[],
-  available: readonly OpenAITool[],
-): readonly OpenAITool[] {
-  if (previous === available) return previous;
-  if (previous.length === available.length) {
-    let same = true;
-    for (let i = 0; i < previous.length; i++) {
-      if (previous[i] !== available[i]) {
-        same = false;
-        break;
-      }
-    }
-    if (same) return previous;
-  }
+export function evolve(previous: readonly OpenAITool[], available: readonly OpenAITool[]): Evolution {
+  if (same(previous, available)) return { list: previous, added: [], removed: [], changed: [] };
   const byName = new Map(available.map((t) => [t.function.name, t]));
-  const next: OpenAITool[] = [];
-  let changed = previous.length !== available.length;
+  const list: OpenAITool[] = [];
+  const removed: string[] = [];
+  const changed: string[] = [];
+  let rebased = false;
   for (const old of previous) {
-    const current = byName.get(old.function.name);
+    const name = old.function.name;
+    const current = byName.get(name);
     if (!current) {
-      changed = true;
+      removed.push(name);
       continue;
     }
-    if (!sameDefinition(old, current)) changed = true;
-    next.push(current);
-    byName.delete(old.function.name);
+    if (old !== current) {
+      if (sameDefinition(old, current)) rebased = true;
+      else changed.push(name);
+    }
+    list.push(current);
+    byName.delete(name);
   }
-  for (const t of byName.values()) {
-    next.push(t);
-    changed = true;
+  const added = [...byName.keys()];
+  list.push(...byName.values());
+  if (!added.length && !removed.length && !changed.length && !rebased) {
+    return { list: previous, added, removed, changed };
   }
-  return changed ? next : previous;
+  return { list, added, removed, changed };
 }
 
-/** Names added, removed and redefined between two lists. */
-export function diffTools(previous: readonly OpenAITool[], next: readonly OpenAITool[]) {
-  const before = new Map(previous.map((t) => [t.function.name, t]));
-  const after = new Set(next.map((t) => t.function.name));
-  return {
-    added: [...after].filter((n) => !before.has(n)),
-    removed: [...before.keys()].filter((n) => !after.has(n)),
-    changed: next.filter((t) => {
-      const old = before.get(t.function.name);
-      return old !== undefined && !sameDefinition(old, t);
-    }).map((t) => t.function.name),
-  };
+/** What the pool offers: read-only tools only (plan mode) and feature gates. */
+export interface PoolOptions {
+  /** Asked at every sync: true in plan mode. The approval policy owns the mode; the pool only reads it. */
+  readOnly: () => boolean;
+  /** `{ "<name or glob>": false }` switches tools off. */
+  features?: Record<string, boolean>;
+  /** The list a resumed session sent last; evolved rather than rebuilt. */
+  previous?: readonly OpenAITool[];
 }
 
 /**
- * Owns the model-facing tool list of one conversation. `current()` is O(1) while the registry and the
- * filter are unchanged and returns the same array object.
+ * Owns the model-facing tool list of one conversation. `sync()` is O(1) while the registry and the mode are
+ * unchanged and returns the same array object.
  */
 export class ToolPool {
   #registry: ToolRegistry;
-  #filter: PoolFilter;
+  #readOnly: () => boolean;
+  #features: Record<string, boolean>;
   #list: readonly OpenAITool[] = [];
   #seen = -1;
+  #seenReadOnly = false;
+  #baseline: boolean;
   #json = new WeakMap<readonly OpenAITool[], string>();
 
-  constructor(registry: ToolRegistry, opts: { filter: PoolFilter; previous?: readonly OpenAITool[] }) {
+  constructor(registry: ToolRegistry, opts: PoolOptions) {
     this.#registry = registry;
-    this.#filter = opts.filter;
+    this.#readOnly = opts.readOnly;
+    this.#features = opts.features ?? {};
+    this.#baseline = opts.previous !== undefined;
     if (opts.previous) this.#list = opts.previous;
   }
 
-  /** Change the filter (approval mode, features); applies at the next `current()`. */
-  setFilter(filter: PoolFilter): void {
-    this.#filter = filter;
-    this.#seen = -1;
-  }
-
-  /** The list to send with the next request. */
-  current(): readonly OpenAITool[] {
-    if (this.#seen === this.#registry.version) return this.#list;
-    this.#seen = this.#registry.version;
-    const available = this.#registry.toOpenAITools(assemble(this.#registry, this.#filter));
-    this.#list = evolve(this.#list, available);
+  /** The list sent last (or, before the first request, the list a resumed session sent). */
+  get list(): readonly OpenAITool[] {
     return this.#list;
   }
 
+  /**
+   * Bring the list up to date for the next request and say what changed since the previous one. `initial`
+   * marks the first list of a new conversation (there was nothing before it to change).
+   */
+  sync(): Evolution & { initial: boolean } {
+    const initial = !this.#baseline;
+    this.#baseline = true;
+    const readOnly = this.#readOnly();
+    const version = this.#registry.version;
+    if (this.#seen === version && readOnly === this.#seenReadOnly) {
+      return { list: this.#list, added: [], removed: [], changed: [], initial };
+    }
+    const evolution = this.#evolve(readOnly);
+    this.#list = evolution.list;
+    this.#seen = version;
+    this.#seenReadOnly = readOnly;
+    return { ...evolution, initial };
+  }
+
+  /** What the next request would send, without committing to it (for `/tools` and `navi tools`). */
+  peek(): readonly OpenAITool[] {
+    const readOnly = this.#readOnly();
+    if (this.#seen === this.#registry.version && readOnly === this.#seenReadOnly) return this.#list;
+    return this.#evolve(readOnly).list;
+  }
+
+  #evolve(readOnly: boolean): Evolution {
+    const tools = assemble(this.#registry, { readOnly, features: this.#features });
+    return evolve(this.#list, this.#registry.toOpenAITools(tools));
+  }
+
   /** The list's JSON, computed once per array object. */
-  json(list: readonly OpenAITool[] = this.current()): string {
+  json(list: readonly OpenAITool[] = this.#list): string {
     let text = this.#json.get(list);
     if (text === undefined) {
       text = JSON.stringify(list);
@@ -139,7 +176,7 @@ export class ToolPool {
   }
 
   /** A short fingerprint of the list (FNV-1a of its JSON), to show that it did not change. */
-  fingerprint(list: readonly OpenAITool[] = this.current()): string {
+  fingerprint(list: readonly OpenAITool[] = this.#list): string {
     return fnv1a(this.json(list));
   }
 }

@@ -1,5 +1,6 @@
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { type ToolContext, ToolError } from "./tool.ts";
+import { ToolError } from "./tool_result.ts";
+import type { ToolContext } from "./tool_types.ts";
 
 /** Whether `target` is `root` or below it (both absolute, already resolved). */
 export function isInside(root: string, target: string): boolean {
@@ -32,7 +33,7 @@ export async function resolveInWorkspace(ctx: ToolContext, path: string): Promis
   const real = await realpathOrNearest(absolute);
   const root = await realpathOrNearest(resolve(ctx.workspace));
   if (isInside(root, real)) return absolute;
-  const allowed = await ctx.confirm({ reason: "outside_workspace", detail: real });
+  const allowed = await ctx.confirm({ detail: real });
   if (!allowed) {
     throw new ToolError(
       `Path ${
@@ -47,9 +48,4 @@ export async function resolveInWorkspace(ctx: ToolContext, path: string): Promis
 export function displayPath(workspace: string, path: string): string {
   const rel = relative(workspace, path);
   return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
-}
-
-/** A context that refuses every out-of-class action; for tests and non-interactive defaults. */
-export function refusingContext(workspace: string, signal = new AbortController().signal): ToolContext {
-  return { workspace, signal, confirm: () => Promise.resolve(false) };
 }

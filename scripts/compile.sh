@@ -10,7 +10,7 @@ if [ -z "${DENORT_BIN:-}" ]; then
   echo "note: DENORT_BIN is not set; deno compile will try to download its denort runtime (needs network once)" >&2
 fi
 mkdir -p dist
-if ! log=$(deno compile -A --include cli.ts --output dist/navi main.ts 2>&1); then
+if ! log=$(deno compile -A --include core/cli/mod.ts --output dist/navi main.ts 2>&1); then
   echo "$log" | grep -v -e '^ *[0-9]*: ' -e 'Stack backtrace' -e '^\s*$' | tail -n 5 >&2
   if [ -z "${DENORT_BIN:-}" ]; then
     echo "navi: deno compile could not get its denort runtime. It downloads it once from the network;" >&2

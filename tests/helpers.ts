@@ -1,24 +1,70 @@
+// Shared test helpers: assertions on node:assert, bounded waits, temporary homes, config files, navi processes.
+import assertNode from "node:assert";
 import { join } from "node:path";
-import type { ToolContext } from "../core/tool.ts";
+import { type Config, NaviApp, type ToolContext } from "../core/mod.ts";
+import { builtinTools } from "../tools/mod.ts";
 
+/** Fails with `msg` unless `cond` holds. */
 export function assert(cond: unknown, msg = "assertion failed"): asserts cond {
-  if (!cond) throw new Error(msg);
+  assertNode.ok(cond, msg);
 }
 
+/** Deep, strict equality (`node:assert` deepStrictEqual): `{a: undefined}` is not `{}`, Maps compare entries. */
 export function assertEquals<T>(actual: T, expected: T, msg?: string): void {
-  const a = JSON.stringify(actual);
-  const e = JSON.stringify(expected);
-  if (a !== e) throw new Error(`${msg ? msg + ": " : ""}expected ${e}, got ${a}`);
+  assertNode.deepStrictEqual(actual, expected, msg);
 }
 
+/** Fails unless `text` matches `re`. */
 export function assertMatch(text: string, re: RegExp, msg?: string): void {
-  if (!re.test(text)) throw new Error(`${msg ? msg + ": " : ""}${JSON.stringify(text)} does not match ${re}`);
+  assertNode.match(text, re, msg);
+}
+
+/** Wait until `cond` holds, checking every 20 ms; fails after `ms` (default 5 s) instead of hanging. */
+export async function until(
+  cond: () => boolean | Promise<boolean>,
+  ms = 5000,
+  what = "condition",
+): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error(`${what} not reached within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 /** A fresh temporary directory, removed by the returned dispose. */
 export async function tempDir(prefix = "navi-test-"): Promise<{ path: string } & AsyncDisposable> {
   const path = await Deno.realPath(await Deno.makeTempDir({ prefix }));
   return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }).catch(() => {}) };
+}
+
+/** Write `$home/config.json`. */
+export async function writeConfig(home: string, config: Record<string, unknown>): Promise<void> {
+  await Deno.writeTextFile(join(home, "config.json"), JSON.stringify(config, null, 2));
+}
+
+/** A config that points at a scripted LLM server as provider `local`, model `m`, plus `extra`. */
+export function llmConfig(url: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { providers: { local: { base_url: url, api_key: "k" } }, model: "m", ...extra };
+}
+
+/** A NaviApp with the built-in tools over temporary home and workspace directories, disposed with them. */
+export async function testApp(
+  config: Config,
+): Promise<{ app: NaviApp; home: string; ws: string } & AsyncDisposable> {
+  const home = await tempDir();
+  const ws = await tempDir();
+  const app = new NaviApp({ home: home.path, workspace: ws.path, config, builtins: builtinTools() });
+  return {
+    app,
+    home: home.path,
+    ws: ws.path,
+    async [Symbol.asyncDispose]() {
+      await app.close();
+      await home[Symbol.asyncDispose]();
+      await ws[Symbol.asyncDispose]();
+    },
+  };
 }
 
 /** A tool context for `workspace`; `allow` answers out-of-workspace confirmations. */
@@ -36,19 +82,21 @@ export function toolContext(
   };
 }
 
+/** The repository root and its entry point. */
 export const ROOT = new URL("..", import.meta.url).pathname;
 export const MAIN = join(ROOT, "main.ts");
 
+/** What a navi process did. */
 export interface RunResult {
   code: number;
   stdout: string;
   stderr: string;
 }
 
-/** Run `deno run -A main.ts ...args` as a user would, with its own NAVI_HOME. */
+/** Run `deno run -A main.ts ...args` as a user would, with its own NAVI_HOME; bounded by `timeoutMs` (60 s). */
 export async function runNavi(
   args: string[],
-  opts: { home: string; cwd?: string; env?: Record<string, string>; stdin?: string },
+  opts: { home: string; cwd?: string; env?: Record<string, string>; stdin?: string; timeoutMs?: number },
 ): Promise<RunResult> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", MAIN, ...args],
@@ -58,12 +106,17 @@ export async function runNavi(
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  if (opts.stdin !== undefined) {
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(opts.stdin));
-    await w.close();
+  const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? 60_000);
+  try {
+    if (opts.stdin !== undefined) {
+      const w = child.stdin.getWriter();
+      await w.write(new TextEncoder().encode(opts.stdin));
+      await w.close();
+    }
+    const out = await child.output();
+    const dec = new TextDecoder();
+    return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  } finally {
+    clearTimeout(timer);
   }
-  const out = await child.output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { parseConfig } from "../core/config.ts";
+import { parseConfig } from "../core/mod.ts";
 import { assert, assertEquals, ROOT } from "./helpers.ts";
 
 const README = await Deno.readTextFile(join(ROOT, "README.md"));

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineTool, ToolError } from "../core/tool.ts";
+import { defineTool, ToolError } from "../core/mod.ts";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_TIMEOUT_MS = 600_000;

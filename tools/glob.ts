@@ -1,7 +1,12 @@
 import { z } from "zod";
-import { defineTool, ToolError } from "../core/tool.ts";
-import { globToRegExp, walkFiles } from "../core/files.ts";
-import { displayPath, resolveInWorkspace } from "../core/workspace.ts";
+import {
+  defineTool,
+  displayPath,
+  globToRegExp,
+  resolveInWorkspace,
+  ToolError,
+  walkFiles,
+} from "../core/mod.ts";
 
 const MAX_RESULTS = 1000;
 

@@ -1,8 +1,14 @@
 import { join } from "node:path";
 import { z } from "zod";
-import { defineTool, ToolError } from "../core/tool.ts";
-import { globToRegExp, looksBinary, walkFiles } from "../core/files.ts";
-import { displayPath, resolveInWorkspace } from "../core/workspace.ts";
+import {
+  defineTool,
+  displayPath,
+  globToRegExp,
+  looksBinary,
+  resolveInWorkspace,
+  ToolError,
+  walkFiles,
+} from "../core/mod.ts";
 
 const MAX_MATCHES = 500;
 const MAX_LINE = 300;

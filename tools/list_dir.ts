@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { defineTool, ToolError } from "../core/tool.ts";
-import { displayPath, resolveInWorkspace } from "../core/workspace.ts";
+import { defineTool, displayPath, resolveInWorkspace, ToolError } from "../core/mod.ts";
 
 const MAX_ENTRIES = 1000;
 

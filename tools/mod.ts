@@ -1,4 +1,3 @@
-import type { Tool } from "../core/tool.ts";
 import readFile from "./read_file.ts";
 import writeFile from "./write_file.ts";
 import editFile from "./edit_file.ts";
@@ -6,6 +5,7 @@ import listDir from "./list_dir.ts";
 import glob from "./glob.ts";
 import grep from "./grep.ts";
 import bash from "./bash.ts";
+import { type Tool } from "../core/mod.ts";
 
 /** The built-in tools in their fixed, model-facing order. */
 export function builtinTools(): Tool[] {

@@ -1,8 +1,6 @@
 import { extname } from "node:path";
 import { z } from "zod";
-import { defineTool, ToolError } from "../core/tool.ts";
-import { looksBinary } from "../core/files.ts";
-import { displayPath, resolveInWorkspace } from "../core/workspace.ts";
+import { defineTool, displayPath, looksBinary, resolveInWorkspace, ToolError } from "../core/mod.ts";
 
 const MAX_BYTES = 10 * 1024 * 1024;
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;

@@ -1,7 +1,6 @@
 import { dirname } from "node:path";
 import { z } from "zod";
-import { defineTool } from "../core/tool.ts";
-import { displayPath, resolveInWorkspace } from "../core/workspace.ts";
+import { defineTool, displayPath, resolveInWorkspace } from "../core/mod.ts";
 
 export default defineTool({
   name: "write_file",

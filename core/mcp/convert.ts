@@ -1,4 +1,4 @@
-import type { ApprovalClass, ToolResult } from "../tool.ts";
+import type { ApprovalClass, ToolResult } from "../tool_types.ts";
 import { fnv1a } from "../tool_pool.ts";
 import type { CallToolResult, McpTool } from "./sdk.ts";
 

@@ -1,6 +1,7 @@
 import type { McpServerConfig } from "../config.ts";
 import type { ToolRegistry } from "../registry.ts";
-import { type ConnectionOptions, DEFAULT_TIMING, McpConnection, type McpTiming } from "./connection.ts";
+import { type ConnectionOptions, McpConnection } from "./connection.ts";
+import { DEFAULT_TIMING, type McpTiming } from "./reconnect.ts";
 
 /** One row of `navi mcp list` and `/mcp status`. */
 export interface McpServerState {
@@ -12,24 +13,25 @@ export interface McpServerState {
   warnings: string[];
 }
 
+/** What the manager needs; `timing` overrides parts of the default reconnect and breaker timing. */
 export type McpManagerOptions = Omit<ConnectionOptions, "timing"> & { timing?: Partial<McpTiming> };
 
 /** Owns every MCP connection of one navi process. Create as many as you like. */
 export class McpManager {
   #registry: ToolRegistry;
-  #o: ConnectionOptions;
+  #opts: ConnectionOptions;
   #conns = new Map<string, McpConnection>();
   #started?: Promise<void>;
 
   constructor(registry: ToolRegistry, servers: Record<string, McpServerConfig>, opts: McpManagerOptions) {
     this.#registry = registry;
-    this.#o = { ...opts, timing: { ...DEFAULT_TIMING, ...opts.timing } };
+    this.#opts = { ...opts, timing: { ...DEFAULT_TIMING, ...opts.timing } };
     this.#setServers(servers);
   }
 
   #setServers(servers: Record<string, McpServerConfig>): void {
     for (const [name, config] of Object.entries(servers)) {
-      this.#conns.set(name, new McpConnection(this.#registry, { ...this.#o, name, config }));
+      this.#conns.set(name, new McpConnection(this.#registry, { ...this.#opts, name, config }));
     }
   }
 

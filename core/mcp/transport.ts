@@ -4,13 +4,57 @@ import { resolveEnvRef } from "../secrets.ts";
 import { getDefaultEnvironment, StdioClientTransport, StreamableHTTPClientTransport } from "./sdk.ts";
 
 /**
+ * Variables a stdio server inherits besides the SDK's minimal defaults (HOME, PATH, SHELL, TERM, USER,
+ * LOGNAME): what a server started with `deno run npm:...` or `npx -y ...` needs to download its package
+ * behind a proxy or a private CA, plus locale and temporary-directory settings. Never navi's secrets.
+ */
+export const STDIO_PASS_THROUGH: readonly (string | RegExp)[] = [
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "NODE_EXTRA_CA_CERTS",
+  "DENO_CERT",
+  "DENO_DIR",
+  "NPM_CONFIG_REGISTRY",
+  "LANG",
+  /^LC_/,
+  "TMPDIR",
+  /^XDG_/,
+];
+
+/** The environment of a stdio server: SDK defaults, the pass-through list, then the configured `env`. */
+export function stdioEnvironment(
+  config: Pick<McpServerConfig, "env">,
+  env: { get(key: string): string | undefined; toObject(): Record<string, string> },
+): Record<string, string> {
+  const out: Record<string, string> = { ...getDefaultEnvironment() };
+  for (const [k, v] of Object.entries(env.toObject())) {
+    if (STDIO_PASS_THROUGH.some((p) => (typeof p === "string" ? p === k : p.test(k)))) out[k] = v;
+  }
+  for (const [k, v] of Object.entries(config.env ?? {})) {
+    const value = resolveEnvRef(v, env);
+    if (value !== undefined) out[k] = value;
+  }
+  return out;
+}
+
+/**
  * The SDK transport for one configured server: Streamable HTTP with `$VAR` headers resolved, or stdio with
- * the SDK's default environment plus the configured one and stderr appended to `logs/mcp-<name>.log`.
+ * `stdioEnvironment` and stderr appended to `logs/mcp-<name>.log`.
  */
 export function createTransport(
   name: string,
   config: McpServerConfig,
-  opts: { home: string; workspace: string; env: { get(key: string): string | undefined } },
+  opts: {
+    home: string;
+    workspace: string;
+    env: { get(key: string): string | undefined; toObject(): Record<string, string> };
+  },
 ): {
   transport: StdioClientTransport | StreamableHTTPClientTransport;
   pid?: () => number | null | undefined;
@@ -26,15 +70,10 @@ export function createTransport(
       transport: new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers } }),
     };
   }
-  const env: Record<string, string> = { ...getDefaultEnvironment() };
-  for (const [k, v] of Object.entries(config.env ?? {})) {
-    const value = resolveEnvRef(v, opts.env);
-    if (value !== undefined) env[k] = value;
-  }
   const transport = new StdioClientTransport({
     command: config.command!,
     args: config.args ?? [],
-    env,
+    env: stdioEnvironment(config, opts.env),
     cwd: config.cwd ?? opts.workspace,
     stderr: "pipe",
   });

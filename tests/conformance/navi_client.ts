@@ -1,8 +1,7 @@
 // Conformance adapter: navi's own MCP layer (McpManager) as the client under test.
 // The suite appends the scenario server's URL as the last argument and sets MCP_CONFORMANCE_SCENARIO.
-import { McpManager } from "../../core/mcp/manager.ts";
-import type { Elicit } from "../../core/mcp/connection.ts";
-import { ToolRegistry } from "../../core/registry.ts";
+import { type Elicit, McpManager } from "../../core/mcp/mod.ts";
+import { ToolRegistry } from "../../core/mod.ts";
 import { VERSION } from "../../core/version.ts";
 
 const url = Deno.args.at(-1);

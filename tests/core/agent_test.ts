@@ -1,7 +1,5 @@
 import { join } from "node:path";
-import { NaviApp } from "../../core/app.ts";
-import { openConversation } from "../../core/conversation.ts";
-import { ApiError } from "../../core/llm.ts";
+import { ApiError, NaviApp, openConversation } from "../../core/mod.ts";
 import { builtinTools } from "../../tools/mod.ts";
 import { startLlmServer, type Step } from "../support/llm_server.ts";
 import { assert, assertEquals, assertMatch, tempDir } from "../helpers.ts";
@@ -23,9 +21,8 @@ async function setup(
       max_steps: opts.maxSteps,
     },
     builtins: builtinTools(),
-    approvalMode: opts.approval,
   });
-  const convo = openConversation(app, {});
+  const convo = openConversation(app, { approval: opts.approval });
   return {
     server,
     ws: ws.path,

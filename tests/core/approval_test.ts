@@ -1,4 +1,4 @@
-import { ApprovalPolicy, parseRule } from "../../core/approval.ts";
+import { ApprovalPolicy, parseRule } from "../../core/mod.ts";
 import { assert, assertEquals } from "../helpers.ts";
 
 Deno.test("read_only runs at once; ask without a terminal refuses write and command", async () => {

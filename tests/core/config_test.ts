@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { ConfigError, loadConfig, naviHome, parseConfig, updateConfigFile } from "../../core/config.ts";
+import { ConfigError, loadConfig, naviHome, parseConfig, updateConfigFile } from "../../core/mod.ts";
 import { assert, assertEquals, assertMatch, tempDir } from "../helpers.ts";
 
 function configError(text: string): string {

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { RegistryError, ToolRegistry } from "../../core/registry.ts";
-import { defineTool } from "../../core/tool.ts";
+import { defineTool, RegistryError, ToolRegistry } from "../../core/mod.ts";
 import { assert, assertEquals, assertMatch, toolContext } from "../helpers.ts";
 
 const mk = (name: string, approval: "read_only" | "write" | "command" = "read_only") =>

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { listSessions, newestSessionIn, Session, SessionError } from "../../core/session.ts";
+import { listSessions, newestSessionIn, Session, SessionError } from "../../core/mod.ts";
 import { assert, assertEquals, assertMatch, tempDir } from "../helpers.ts";
 
 Deno.test("a session appends records and loads them back", async () => {
@@ -9,10 +9,10 @@ Deno.test("a session appends records and loads them back", async () => {
   s.addMessage({ role: "user", content: "first prompt" });
   s.recordTools([{ type: "function", function: { name: "t", description: "- t", parameters: {} } }]);
   s.audit({ tool: "t", decision: "read_only", ms: 3, ok: true });
-  const { session, warnings } = Session.load(home.path, s.meta.id);
+  const { session, tools, warnings } = Session.load(home.path, s.meta.id);
   assertEquals(warnings, []);
   assertEquals(session.messages, s.messages);
-  assertEquals(session.tools?.[0].function.name, "t");
+  assertEquals(tools?.[0].function.name, "t");
   assertEquals(session.meta, s.meta);
   const text = await Deno.readTextFile(s.file);
   assertMatch(text, /"type":"audit","at":"[^"]+","tool":"t","decision":"read_only"/);

@@ -1,7 +1,13 @@
 import { z } from "zod";
-import { type OpenAITool, ToolRegistry } from "../../core/registry.ts";
-import { defineTool } from "../../core/tool.ts";
-import { assemble, diffTools, evolve, featureDisabled, ToolPool } from "../../core/tool_pool.ts";
+import {
+  assemble,
+  defineTool,
+  evolve,
+  featureDisabled,
+  type OpenAITool,
+  ToolPool,
+  ToolRegistry,
+} from "../../core/mod.ts";
 import { assert, assertEquals } from "../helpers.ts";
 
 const mk = (
@@ -52,10 +58,28 @@ Deno.test("plan mode offers read-only tools only; feature gates switch tools off
 Deno.test("evolve returns the same array when nothing changed", () => {
   const r = registry();
   const available = r.toOpenAITools();
-  const prev = evolve([], available);
-  assert(evolve(prev, r.toOpenAITools()) === prev, "identity");
-  const persisted = JSON.parse(JSON.stringify(prev)) as OpenAITool[];
-  assert(evolve(persisted, available) === persisted, "equal definitions from disk count as unchanged");
+  const prev = evolve([], available).list;
+  const same = evolve(prev, r.toOpenAITools());
+  assert(same.list === prev, "identity");
+  assertEquals({ ...same, list: [] }, { list: [], added: [], removed: [], changed: [] });
+});
+
+Deno.test("a list read back from a session regains the reference fast path without reporting a change", () => {
+  const r = registry();
+  const available = r.toOpenAITools();
+  const persisted = JSON.parse(JSON.stringify(available)) as OpenAITool[];
+  const rebased = evolve(persisted, available);
+  assertEquals({ ...rebased, list: [] }, { list: [], added: [], removed: [], changed: [] });
+  assert(rebased.list.every((t, i) => t === available[i]), "the live definitions replace the parsed ones");
+  assertEquals(JSON.stringify(rebased.list), JSON.stringify(persisted), "the bytes are the same");
+  const pool = new ToolPool(r, { readOnly: () => false, previous: persisted });
+  const first = pool.sync();
+  assertEquals(first.initial, false);
+  assert(first.list !== persisted && first.list[0] === available[0]);
+  r.register(mk("mcp__srv_a__later"), { kind: "mcp", origin: "srv_a" });
+  const next = pool.sync();
+  assertEquals([next.added, next.removed, next.changed], [["mcp__srv_a__later"], [], []]);
+  assert(next.list.slice(0, -1).every((t, i) => t === first.list[i]), "survivors compared by reference");
 });
 
 Deno.test("evolve keeps positions, drops vanished tools and appends new ones", () => {
@@ -63,35 +87,43 @@ Deno.test("evolve keeps positions, drops vanished tools and appends new ones", (
   const r = new ToolRegistry();
   const prev = r.toOpenAITools([a, b, c]);
   const next = evolve(prev, r.toOpenAITools([d, c, a]));
-  assertEquals(names(next), ["a", "c", "d"]);
-  assertEquals(diffTools(prev, next), { added: ["d"], removed: ["b"], changed: [] });
+  assertEquals(names(next.list), ["a", "c", "d"]);
+  assertEquals({ ...next, list: [] }, { list: [], added: ["d"], removed: ["b"], changed: [] });
   const changedDef = r.toOpenAITools([mk("a", "read_only", "- new text"), c]);
-  const after = evolve(next, changedDef);
-  assertEquals(names(after), ["a", "c"]);
-  assertEquals(after[0].function.description, "- new text");
+  const after = evolve(next.list, changedDef);
+  assertEquals(names(after.list), ["a", "c"]);
+  assertEquals(after.list[0].function.description, "- new text");
+  assertEquals([after.added, after.removed, after.changed], [[], ["d"], ["a"]]);
 });
 
-Deno.test("the pool is O(1) and identical while nothing changes, and follows registry and filter changes", () => {
+Deno.test("the pool is O(1) and identical while nothing changes, and follows registry and mode changes", () => {
   const r = registry();
-  const pool = new ToolPool(r, { filter: { readOnly: false, features: {} } });
-  const first = pool.current();
-  assert(pool.current() === first);
+  let mode = "ask";
+  const pool = new ToolPool(r, { readOnly: () => mode === "plan" });
+  const start = pool.sync();
+  assertEquals(start.initial, true, "a new conversation's first list is not a change");
+  const first = start.list;
+  assert(pool.sync().list === first);
+  assertEquals(pool.sync().initial, false);
   assert(pool.json() === pool.json(first));
   const fp = pool.fingerprint();
   r.register(mk("mcp__srv_a__new"), { kind: "mcp", origin: "srv_a" });
-  const second = pool.current();
+  assert(pool.peek() !== first && pool.list === first, "peek does not commit");
+  const second = pool.sync().list;
   assert(second !== first);
   assertEquals(names(second).slice(0, first.length), names(first), "established tools keep their positions");
   assertEquals(names(second).at(-1), "mcp__srv_a__new", "new tools are appended, not sorted in");
   assert(pool.json(second).startsWith(pool.json(first).slice(0, -1)), "old JSON is a prefix of the new one");
   assert(pool.fingerprint() !== fp);
   r.unregister("zeta");
-  const third = pool.current();
+  const third = pool.sync().list;
   assertEquals(
     names(third),
     names(second).filter((n) => n !== "zeta"),
     "survivors keep their relative order",
   );
-  pool.setFilter({ readOnly: true, features: {} });
-  assert(!names(pool.current()).includes("bash"));
+  mode = "plan";
+  const planned = pool.sync();
+  assert(!names(planned.list).includes("bash"));
+  assertEquals(planned.removed, ["bash", "mcp__srv_a__b"]);
 });

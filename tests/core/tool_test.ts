@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineRawTool, defineTool, toModelContent, truncateResult } from "../../core/tool.ts";
+import { defineRawTool, defineTool, toModelContent, truncateResult } from "../../core/mod.ts";
 import { assert, assertEquals, assertMatch, toolContext } from "../helpers.ts";
 
 const ctx = () => toolContext("/tmp");

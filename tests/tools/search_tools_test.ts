@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import glob from "../../tools/glob.ts";
 import grep from "../../tools/grep.ts";
-import { globToRegExp } from "../../core/files.ts";
+import { globToRegExp } from "../../core/mod.ts";
 import { assert, assertEquals, assertMatch, tempDir, toolContext } from "../helpers.ts";
 
 async function tree(root: string) {

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { ToolRegistry } from "../../core/registry.ts";
+import { ToolRegistry } from "../../core/mod.ts";
 import { builtinTools } from "../../tools/mod.ts";
 
 const SNAPSHOT = join(import.meta.dirname!, "__snapshots__", "builtin_tools.json");

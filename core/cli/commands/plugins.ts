@@ -1,0 +1,68 @@
+import { join } from "node:path";
+import { type PluginReport, pluginsDir, TOOL_NAME_PATTERN } from "../../mod.ts";
+import type { PluginControl, SlashCommand } from "../slash.ts";
+import { makeStyle, table } from "../style.ts";
+
+/** One line per failed plugin, for start-up warnings. */
+export function pluginWarnings(reports: PluginReport[]): string[] {
+  return reports.filter((r) => r.status === "failed").map((r) => `plugin ${r.file} skipped: ${r.error}`);
+}
+
+/** `navi plugins` / `/plugins`: each file with loaded/failed, its tools and its error. */
+export function pluginsList(plugins: Pick<PluginControl, "dir" | "reports">, color = false): string {
+  const style = makeStyle(color);
+  const { dir } = plugins;
+  const reports = plugins.reports();
+  if (!reports.length) return `no plugins in ${dir} (create one with: navi plugins init <name>)`;
+  const rows = reports.map((r) => [
+    r.file,
+    r.status === "loaded" ? style.green("loaded") : style.red("failed"),
+    r.status === "loaded" ? r.tools.join(", ") || "(no tools)" : r.error ?? "",
+  ]);
+  return `${table([["FILE", "STATUS", "TOOLS / ERROR"].map(style.bold), ...rows])}\n${style.dim(dir)}`;
+}
+
+/** `navi plugins init <name>`: write a commented template and a current navi.d.ts. */
+export async function pluginsInit(
+  home: string,
+  name: string,
+  files: { template: string; types: string },
+): Promise<string> {
+  if (!TOOL_NAME_PATTERN.test(name)) {
+    throw new Error(`invalid plugin name ${JSON.stringify(name)}: use a-z A-Z 0-9 _ -`);
+  }
+  const dir = pluginsDir(home);
+  await Deno.mkdir(dir, { recursive: true });
+  const file = join(dir, `${name}.ts`);
+  try {
+    await Deno.writeTextFile(file, files.template.replaceAll("__NAME__", name.replaceAll("-", "_")), {
+      createNew: true,
+    });
+  } catch (err) {
+    if (err instanceof Deno.errors.AlreadyExists) {
+      throw new Error(`${file} already exists; not overwriting it`);
+    }
+    throw err;
+  }
+  await Deno.writeTextFile(join(dir, "navi.d.ts"), files.types);
+  return `wrote ${file} and ${join(dir, "navi.d.ts")}`;
+}
+
+/** REPL rows: `/plugins` (list) and `/plugins reload`. */
+export function pluginSlashCommands(): SlashCommand[] {
+  return [{
+    name: "/plugins",
+    subcommands: ["list", "reload"],
+    help: "list plugins, or rescan the plugin directory (applies from the next request)",
+    run: async (args, { plugins, out }) => {
+      if (args === "reload") {
+        const reports = await plugins.reload();
+        const tools = reports.flatMap((r) => r.tools);
+        out.write(`reloaded ${reports.length} plugin files, ${tools.length} tools\n`);
+        for (const w of pluginWarnings(reports)) out.write(`navi: ${w}\n`);
+        return;
+      }
+      out.write(pluginsList(plugins, Deno.stdout.isTerminal()) + "\n");
+    },
+  }];
+}

@@ -1,0 +1,179 @@
+/**
+ * navi's terminal front: the commander program. `main.ts` loads this module for everything but
+ * `--version`; nothing outside `core/cli/` imports it.
+ * @module
+ */
+import { Command, Option } from "@commander-js/extra-typings";
+import { APPROVAL_MODES, type ApprovalMode, type NaviApp } from "../mod.ts";
+import { VERSION } from "../version.ts";
+
+type Globals = { approval?: ApprovalMode };
+
+/**
+ * Run navi's CLI with `args` (without the program name); returns the exit status. The app it creates (and
+ * with it every MCP connection) is closed here, once, whatever the command did.
+ */
+export async function main(args: string[]): Promise<number> {
+  let app: NaviApp | undefined;
+  const createApp = async (load: { plugins?: "report" | "quiet" | "skip" } = {}): Promise<NaviApp> => {
+    const [{ loadConfig, naviHome, NaviApp }, { builtinTools }] = await Promise.all([
+      import("../mod.ts"),
+      import("../../tools/mod.ts"),
+    ]);
+    const home = naviHome();
+    const config = await loadConfig(home);
+    if (Object.keys(config.mcp_servers ?? {}).length) import("../mcp/mod.ts").catch(() => {});
+    app = new NaviApp({ home, workspace: Deno.cwd(), config, builtins: builtinTools() });
+    if (load.plugins === "skip") return app;
+    const reports = await app.loadPlugins();
+    if ((load.plugins ?? "report") === "report") {
+      for (const r of reports) {
+        if (r.status === "failed") console.error(`navi: plugin ${r.file} skipped: ${r.error}`);
+      }
+    }
+    return app;
+  };
+  let status = 0;
+  const program = buildProgram({ createApp, exit: (code) => (status = code) });
+  try {
+    await program.parseAsync(args, { from: "user" });
+  } catch (err) {
+    const { ConfigError, SessionError } = await import("../mod.ts");
+    console.error(`navi: ${err instanceof Error ? err.message : String(err)}`);
+    status = err instanceof ConfigError || err instanceof SessionError ? 2 : 1;
+  } finally {
+    await app?.close();
+  }
+  return status;
+}
+
+interface ProgramDeps {
+  createApp(load?: { plugins?: "report" | "quiet" | "skip" }): Promise<NaviApp>;
+  exit(code: number): void;
+}
+
+function buildProgram({ createApp, exit }: ProgramDeps) {
+  const modes = new Option("--approval <mode>", "who approves tool calls").choices(APPROVAL_MODES);
+  const program = new Command("navi")
+    .description("A terminal coding agent for any OpenAI-compatible endpoint.")
+    .version(VERSION, "-v, --version")
+    .option("-p, --print <prompt>", "run one turn and print the answer (stdin, when piped, is appended)")
+    .addOption(new Option("--output-format <format>", "output of --print").choices(["text", "json"] as const))
+    .option("--provider <name>", "provider from config.json providers")
+    .option("--model <name>", "model name")
+    .addOption(modes)
+    .option("--resume <id>", "resume a saved session")
+    .option("-c, --continue", "resume the newest session in this directory")
+    .showHelpAfterError()
+    .action(async (opts) => {
+      const app = await createApp();
+      if (opts.print !== undefined) {
+        const { printCommand } = await import("./commands/print.ts");
+        exit(await printCommand(app, opts.print, opts));
+        return;
+      }
+      const { runRepl } = await import("./repl.ts");
+      exit(await runRepl(app, opts));
+    });
+
+  program
+    .command("tools")
+    .description("show the tools the next model request would offer")
+    .option("--json", "print exactly the `tools` array sent to the model")
+    .action(async (opts, cmd) => {
+      const { approval } = cmd.optsWithGlobals() as Globals;
+      const app = await createApp();
+      const { toolsCommand } = await import("./commands/tools.ts");
+      await app.startMcp();
+      const mode = approval ?? app.config.approval?.mode ?? "ask";
+      const pool = app.createPool({ readOnly: () => mode === "plan" });
+      console.log(toolsCommand({ pool, tools: app.registry, mode }, opts));
+      for (const s of app.mcpStates()) {
+        if (s.error) console.error(app.secrets.redact(`navi: MCP server ${s.name} ${s.status}: ${s.error}`));
+      }
+    });
+
+  program
+    .command("sessions")
+    .description("saved sessions, newest first")
+    .option("--json", "machine-readable output")
+    .action(async (opts) => {
+      const [{ naviHome }, { sessionsCommand }] = await Promise.all([
+        import("../mod.ts"),
+        import("./commands/sessions.ts"),
+      ]);
+      console.log(sessionsCommand(naviHome(), opts));
+    });
+
+  const collect = (value: string, previous: string[]) => [...previous, value];
+  const mcp = program.command("mcp").description("MCP servers in config.json");
+  mcp
+    .command("list", { isDefault: true })
+    .description("connect to every configured server: transport, status, tool count, error")
+    .action(async () => {
+      const app = await createApp();
+      const { mcpTable } = await import("./commands/mcp.ts");
+      await app.startMcp();
+      console.log(app.secrets.redact(mcpTable(app.mcpStates(), Deno.stdout.isTerminal())));
+    });
+  mcp
+    .command("add")
+    .description("add a server: navi mcp add <name> [--env K=V]... -- <command> [args...] | --url <url>")
+    .argument("<name>", "server name (letters, digits, _ and -)")
+    .argument("[command...]", "stdio command and its arguments, after --")
+    .option("--url <url>", "Streamable HTTP endpoint")
+    .option(
+      "--header <K:V>",
+      "HTTP header (repeatable; a value of $VAR is read from the environment)",
+      collect,
+      [],
+    )
+    .option("--env <K=V>", "environment for a stdio server (repeatable)", collect, [])
+    .action(async (name, command, opts) => {
+      const [{ mcpAdd }, { naviHome }] = await Promise.all([
+        import("./commands/mcp.ts"),
+        import("../mod.ts"),
+      ]);
+      console.log(
+        await mcpAdd(naviHome(), name, { command, url: opts.url, env: opts.env, headers: opts.header }),
+      );
+    });
+  mcp
+    .command("remove")
+    .description("remove a server from config.json")
+    .argument("<name>")
+    .action(async (name) => {
+      const [{ mcpRemove }, { naviHome }] = await Promise.all([
+        import("./commands/mcp.ts"),
+        import("../mod.ts"),
+      ]);
+      console.log(await mcpRemove(naviHome(), name));
+    });
+
+  const plugins = program.command("plugins").description("list plugins in $NAVI_HOME/plugins, or create one");
+  plugins
+    .command("list", { isDefault: true })
+    .description("each plugin file: loaded or failed, its tools, its error")
+    .action(async () => {
+      const app = await createApp({ plugins: "quiet" });
+      const [{ pluginsList }, { pluginsDir }] = await Promise.all([
+        import("./commands/plugins.ts"),
+        import("../mod.ts"),
+      ]);
+      const control = { dir: pluginsDir(app.home), reports: () => app.plugins.reports };
+      console.log(pluginsList(control, Deno.stdout.isTerminal()));
+    });
+  plugins
+    .command("init")
+    .argument("<name>", "plugin name (file <name>.ts)")
+    .description("write a commented plugin template and navi.d.ts into the plugins directory")
+    .action(async (name) => {
+      const [{ pluginsInit }, { naviHome }, { PLUGIN_TEMPLATE, NAVI_D_TS }] = await Promise.all([
+        import("./commands/plugins.ts"),
+        import("../mod.ts"),
+        import("../../plugins/embedded.ts"),
+      ]);
+      console.log(await pluginsInit(naviHome(), name, { template: PLUGIN_TEMPLATE, types: NAVI_D_TS }));
+    });
+  return program;
+}

@@ -1,0 +1,119 @@
+import { type AgentEvents, type Secrets, summarize, type ToolCall, type ToolResult } from "../mod.ts";
+import { makeStyle, shorten, type Style } from "./style.ts";
+
+/** Where text goes; both sinks redact secrets. */
+export interface Sink {
+  write(text: string): void;
+}
+
+/** A sink over a Deno stream that redacts secrets. */
+export function streamSink(stream: { writeSync(p: Uint8Array): number }, secrets?: Secrets): Sink {
+  const enc = new TextEncoder();
+  return {
+    write(text) {
+      const bytes = enc.encode(secrets ? secrets.redact(text) : text);
+      let off = 0;
+      try {
+        while (off < bytes.length) off += stream.writeSync(bytes.subarray(off));
+      } catch (err) {
+        if (!(err instanceof Deno.errors.BrokenPipe)) throw err;
+      }
+    },
+  };
+}
+
+function argsSummary(call: ToolCall): string {
+  try {
+    const args = JSON.parse(call.arguments || "{}");
+    if (args && typeof args === "object" && !Array.isArray(args)) return summarize(args, 100);
+  } catch { /* shown as sent */ }
+  return shorten(call.arguments, 100);
+}
+
+function resultSummary(result: ToolResult): string {
+  if (!result.ok) return `error: ${shorten(result.error, 160)}`;
+  const bits = ["count", "path", "exit_code", "replacements", "bytes"].filter((k) => k in result)
+    .map((k) => `${k} ${result[k]}`);
+  if (result.truncated) bits.push("truncated");
+  return bits.length ? `ok (${bits.join(", ")})` : "ok";
+}
+
+/** Options of a terminal printer. */
+export interface PrinterOptions {
+  /** Assistant text: live for the REPL; in print mode only the final answer goes to `out`, by the caller. */
+  mode: "repl" | "print";
+  out: Sink;
+  err: Sink;
+  style?: Style;
+  spinner?: boolean;
+}
+
+/** Agent events rendered for a terminal: spinner until the first token, one line per tool call. */
+export function terminalEvents(opts: PrinterOptions): AgentEvents & { stopSpinner(): void } {
+  const style = opts.style ?? makeStyle(false);
+  const activity = opts.mode === "repl" ? opts.out : opts.err;
+  let spin: ReturnType<typeof setInterval> | undefined;
+  let frame = 0;
+  let atLineStart = true;
+  let pending = "";
+  let lastStarted: string | undefined;
+  const stopSpinner = () => {
+    if (spin === undefined) return;
+    clearInterval(spin);
+    spin = undefined;
+    activity.write("\r\x1b[K");
+  };
+  const ensureNewline = () => {
+    if (!atLineStart) activity.write("\n");
+    atLineStart = true;
+  };
+  return {
+    stopSpinner,
+    requestStart() {
+      pending = "";
+      if (!opts.spinner) return;
+      const frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+      spin = setInterval(
+        () => activity.write(`\r${style.dim(frames[frame++ % frames.length] + " thinking")}`),
+        80,
+      );
+    },
+    text(delta) {
+      stopSpinner();
+      if (opts.mode === "repl") {
+        opts.out.write(delta);
+        atLineStart = delta.endsWith("\n");
+      } else pending += delta;
+    },
+    responseEnd({ toolCalls }) {
+      stopSpinner();
+      if (opts.mode === "print" && toolCalls > 0 && pending.trim()) {
+        opts.err.write(style.dim(pending.trimEnd()) + "\n");
+      }
+      if (opts.mode === "repl") ensureNewline();
+    },
+    toolStart(call) {
+      stopSpinner();
+      ensureNewline();
+      const args = argsSummary(call);
+      activity.write(`${style.cyan("●")} ${style.bold(call.name)}${args ? ` ${style.dim(args)}` : ""}\n`);
+      lastStarted = call.id;
+    },
+    toolOutput(chunk) {
+      activity.write(style.dim(chunk));
+      atLineStart = chunk.endsWith("\n");
+    },
+    toolEnd(call, { result, ms }) {
+      ensureNewline();
+      const who = lastStarted === call.id ? "" : `${call.name}: `;
+      lastStarted = undefined;
+      const line = `  ⎿ ${who}${resultSummary(result)} ${style.dim(`(${ms} ms)`)}`;
+      activity.write((result.ok ? style.green(line) : style.red(line)) + "\n");
+    },
+    notice(text) {
+      stopSpinner();
+      ensureNewline();
+      activity.write(style.yellow(`navi: ${text}`) + "\n");
+    },
+  };
+}

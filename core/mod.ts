@@ -1,0 +1,91 @@
+/**
+ * navi's engine: tool definitions and results, the registry and the tool pool, the agent loop, sessions,
+ * approval, config, the provider and LLM client, secrets, the workspace and the plugin loader. MCP has its
+ * own face in `./mcp/mod.ts` (loaded on demand). The terminal front lives in `./cli/` and only it may
+ * import from there.
+ * @module
+ */
+export * from "./tool_types.ts";
+export { defineRawTool, defineTool, parseArguments } from "./tool_define.ts";
+export { errorMessage, normalizeResult, toModelContent, ToolError, truncateResult } from "./tool_result.ts";
+export { type OpenAITool, RegistryError, ToolRegistry } from "./registry.ts";
+export {
+  assemble,
+  type Evolution,
+  evolve,
+  featureDisabled,
+  fnv1a,
+  type PoolFilter,
+  ToolPool,
+} from "./tool_pool.ts";
+export { displayPath, isInside, resolveInWorkspace } from "./workspace.ts";
+export { globToRegExp, looksBinary, walkFiles } from "./files.ts";
+export {
+  Agent,
+  type AgentEvents,
+  type AgentOptions,
+  type ToolCall,
+  toolsReminder,
+  type TurnResult,
+  type Usage,
+} from "./agent.ts";
+export {
+  type AuditRecord,
+  listSessions,
+  type Message,
+  newestSessionIn,
+  Session,
+  SessionError,
+  type SessionMeta,
+  type SessionSummary,
+} from "./session.ts";
+export {
+  type Answer,
+  ApprovalPolicy,
+  type AskUser,
+  commandSegments,
+  type Decision,
+  parseRule,
+  summarize,
+} from "./approval.ts";
+export {
+  APPROVAL_MODES,
+  type ApprovalMode,
+  type Config,
+  ConfigError,
+  configPath,
+  loadConfig,
+  type McpServerConfig,
+  naviHome,
+  parseConfig,
+  SERVER_NAME_RULE,
+  updateConfigFile,
+  validServerName,
+} from "./config.ts";
+export { type ProviderChoice, ProviderError, resolveProvider } from "./provider.ts";
+export {
+  ApiError,
+  type ChatFn,
+  type ChatRequest,
+  type Chunk,
+  isAbort,
+  LlmClient,
+  preloadSdk,
+} from "./llm.ts";
+export { ENV_REF, resolveEnvRef, Secrets } from "./secrets.ts";
+export {
+  discoverPlugins,
+  PluginLoader,
+  type PluginReport,
+  pluginsDir,
+  toJavaScript,
+} from "./plugin_loader.ts";
+export type { NaviPluginApi, ToolDefinition as PluginToolDefinition } from "./plugin_api.ts";
+export { type Conversation, type ConversationOptions, openConversation } from "./conversation.ts";
+export { type AppOptions, NaviApp } from "./app.ts";
+export { systemPrompt } from "./prompt.ts";
+export { COMPACT_PROMPT, summarizeConversation, summaryMessage } from "./compact.ts";
+export { emptyUsage, ResponseAssembler } from "./stream.ts";
+export { ToolCallRunner, type ToolCallRunnerOptions, type ToolEvents } from "./tool_calls.ts";
+export { VERSION } from "./version.ts";
+export type { Elicit, McpServerState } from "./mcp/mod.ts";

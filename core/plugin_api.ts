@@ -1,0 +1,59 @@
+/**
+ * The plugin API: what a plugin's `register(navi)` receives. Declared once here; `plugins/navi.d.ts`, the
+ * file plugin authors import types from, is generated from this file by `deno task embed`.
+ * @module
+ */
+import type { z } from "zod";
+import type { ApprovalClass } from "./tool_types.ts";
+
+export type { ApprovalClass };
+
+/** What a handler returns: `{ ok: true, ...fields }` or `{ ok: false, error }` (a string also works). */
+export type ToolResult =
+  | ({ ok: true } & Record<string, unknown>)
+  | ({ ok: false; error: string } & Record<string, unknown>)
+  | string;
+
+/** The second argument of a handler. */
+export interface ToolContext {
+  /** The directory navi runs in. */
+  workspace: string;
+  /** Aborted when the user presses Ctrl-C or the call times out. */
+  signal: AbortSignal;
+}
+
+/** A tool definition: the same shape and rules as navi's built-in tools. */
+export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
+  /** 1-64 characters from a-z A-Z 0-9 _ - ; must not collide with a built-in or an earlier plugin. */
+  name: string;
+  /** Written for the model, as "- " bullet lines. */
+  description: string;
+  /** `navi.z.object({...})`: arguments are validated before the handler runs. */
+  parameters: S;
+  /** Who must approve a call: read_only runs at once; write and command follow the approval mode. */
+  approval: ApprovalClass;
+  /** Runs one call with validated arguments. */
+  handler(args: z.output<S>, ctx: ToolContext): ToolResult | Promise<ToolResult>;
+  /** Safe to run in parallel with other calls (default false). */
+  concurrencySafe?: boolean;
+  /** Per-call timeout in milliseconds (default 120000). */
+  timeoutMs?: number;
+}
+
+/** The object `register` receives. */
+export interface NaviPluginApi {
+  /** Register one tool; call it while `register` runs. */
+  registerTool<S extends z.ZodObject>(def: ToolDefinition<S>): void;
+  /** navi's zod (v4). */
+  z: typeof z;
+  /** The directory navi runs in. */
+  workspace: string;
+  /** navi's home directory ($NAVI_HOME or ~/.navi). */
+  home: string;
+  /** This plugin's section of config.json: `plugins.<file name without extension>`. */
+  config: unknown;
+  /** A line in navi's plugin log. */
+  log(message: string): void;
+  /** navi's version. */
+  version: string;
+}

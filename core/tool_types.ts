@@ -1,0 +1,106 @@
+import type { z } from "zod";
+
+/** How much a tool can change: decides who must approve a call. */
+export type ApprovalClass = "read_only" | "write" | "command";
+
+/** Every approval class, in order of how much a tool can change. */
+export const APPROVAL_CLASSES: readonly ApprovalClass[] = ["read_only", "write", "command"];
+
+/** The one rule for tool names (OpenAI's): 1-64 characters from a-z A-Z 0-9 _ -. */
+export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Every tool result: `ok` plus fields; `_`-prefixed fields are control signals, never sent to the model. */
+export type ToolResult =
+  | ({ ok: true } & Record<string, unknown>)
+  | ({ ok: false; error: string } & Record<string, unknown>);
+
+/** A request for approval of something beyond the tool's own class (e.g. a path outside the workspace). */
+export interface ConfirmRequest {
+  /** What the action touches, shown to the user (e.g. the resolved path). */
+  detail: string;
+}
+
+/** The narrow context a tool handler receives. */
+export interface ToolContext {
+  /** The workspace root (absolute). */
+  workspace: string;
+  /** Aborted on Ctrl-C or at the tool's timeout. */
+  signal: AbortSignal;
+  /** Ask whether an out-of-class action may go ahead; resolves false when refused. */
+  confirm(request: ConfirmRequest): Promise<boolean>;
+  /** Live output of a running tool (e.g. bash), shown to the user, not to the model. */
+  onOutput?(chunk: string): void;
+  /** Environment for child processes (navi's secrets removed); defaults to the process environment. */
+  childEnv?(): Record<string, string>;
+}
+
+/** Where a tool came from; the tool pool orders by it. */
+export interface ToolSource {
+  /** Built into navi, from a plugin file, or from an MCP server. */
+  kind: "builtin" | "plugin" | "mcp";
+  /** `navi`, the plugin file name, or the MCP server name. */
+  origin: string;
+}
+
+/** Options every tool definition shares. */
+export interface ToolOptions {
+  /** Whether calls may run in parallel with other concurrency-safe calls of one response. */
+  concurrencySafe?: boolean;
+  /** How long a call may run (default 120 s). */
+  timeoutMs?: number;
+  /** Results whose model-visible JSON is longer are cut (default 30,000 characters). */
+  maxOutputChars?: number;
+}
+
+/** The definition shape of a zod-typed tool (built-ins and plugins). */
+export interface ToolSpec<S extends z.ZodObject> extends ToolOptions {
+  /** The name the model calls (see TOOL_NAME_PATTERN). */
+  name: string;
+  /** Written for the model: what the tool does and when to use it. */
+  description: string;
+  /** A zod object; validated before the handler runs. */
+  parameters: S;
+  /** Who must approve a call. */
+  approval: ApprovalClass;
+  /** Runs one call with validated arguments; returns a result object, a string or throws. */
+  handler(args: z.output<S>, ctx: ToolContext): unknown;
+}
+
+/** A tool whose parameters are already JSON Schema (MCP tools); the server validates arguments. */
+export interface RawToolSpec extends ToolOptions {
+  /** The name the model calls. */
+  name: string;
+  /** Written for the model. */
+  description: string;
+  /** JSON Schema of the arguments. */
+  inputSchema: Record<string, unknown>;
+  /** Who must approve a call. */
+  approval: ApprovalClass;
+  /** Runs one call with the parsed argument object. */
+  handler(args: Record<string, unknown>, ctx: ToolContext): unknown;
+}
+
+/** A ready-to-register tool. */
+export interface Tool {
+  /** The name the model calls. */
+  readonly name: string;
+  /** Written for the model. */
+  readonly description: string;
+  /** Who must approve a call. */
+  readonly approval: ApprovalClass;
+  /** Whether calls may run in parallel with other concurrency-safe calls. */
+  readonly concurrencySafe: boolean;
+  /** How long a call may run. */
+  readonly timeoutMs: number;
+  /** Results whose model-visible JSON is longer are cut. */
+  readonly maxOutputChars: number;
+  /** JSON Schema of the arguments, without `$schema`. */
+  readonly inputSchema: Record<string, unknown>;
+  /** Validate raw arguments (JSON text or object), run the handler, apply timeout and truncation. Never throws. */
+  run(args: unknown, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** How long a tool call may run unless its definition says otherwise. */
+export const DEFAULT_TIMEOUT_MS = 120_000;
+/** How long a tool result's model-visible JSON may be unless its definition says otherwise. */
+export const DEFAULT_MAX_OUTPUT_CHARS = 30_000;

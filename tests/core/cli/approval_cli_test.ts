@@ -1,0 +1,131 @@
+import { join } from "node:path";
+import { startLlmServer } from "../../support/llm_server.ts";
+import { assert, assertEquals, assertMatch, runNavi, tempDir } from "../../helpers.ts";
+
+const KEY = "sk-approval-KNOWN-KEY-42424242";
+
+async function run(
+  args: string[],
+  steps: Parameters<typeof startLlmServer>[0],
+  config: Record<string, unknown> = {},
+) {
+  const home = await tempDir();
+  const ws = await tempDir();
+  const server = startLlmServer(steps);
+  await Deno.writeTextFile(
+    join(home.path, "config.json"),
+    JSON.stringify({
+      providers: { t: { base_url: server.url, api_key: "$NAVI_TEST_KEY" } },
+      model: "m",
+      ...config,
+    }),
+  );
+  const r = await runNavi(args, { home: home.path, cwd: ws.path, env: { NAVI_TEST_KEY: KEY } });
+  await server.close();
+  return {
+    ...r,
+    requests: server.requests,
+    home: home.path,
+    ws: ws.path,
+    async [Symbol.asyncDispose]() {
+      await home[Symbol.asyncDispose]();
+      await ws[Symbol.asyncDispose]();
+    },
+  };
+}
+
+const writeSteps = () => [
+  { toolCalls: [{ name: "write_file", arguments: '{"path":"out.txt","content":"hello"}' }] },
+  { text: "finished" },
+];
+const lastTool = (requests: { body: Record<string, unknown> }[]) =>
+  JSON.parse((requests.at(-1)!.body.messages as { role: string; content: string }[]).at(-1)!.content);
+
+Deno.test("ask mode with no terminal refuses the write; the model still answers", async () => {
+  await using r = await run(["-p", "write it"], writeSteps());
+  assertEquals(r.code, 0, r.stderr);
+  assertEquals(r.stdout, "finished\n");
+  assert(!(await Deno.stat(join(r.ws, "out.txt")).catch(() => null)), "not written");
+  assertEquals(lastTool(r.requests), {
+    ok: false,
+    error: "Not approved: write_file needs approval; rerun with --approval auto or allow it in config",
+  });
+});
+
+Deno.test("--approval auto writes the file", async () => {
+  await using r = await run(["-p", "write it", "--approval", "auto"], writeSteps());
+  assertEquals(r.code, 0, r.stderr);
+  assertEquals(await Deno.readTextFile(join(r.ws, "out.txt")), "hello");
+});
+
+Deno.test("an allow rule skips the question in ask mode", async () => {
+  await using r = await run(["-p", "write it"], writeSteps(), { approval: { allow: ["write_file"] } });
+  assertEquals(await Deno.readTextFile(join(r.ws, "out.txt")), "hello");
+});
+
+Deno.test("a deny rule beats --approval auto", async () => {
+  await using r = await run(["-p", "write it", "--approval", "auto"], writeSteps(), {
+    approval: { deny: ["write_*"] },
+  });
+  assert(!(await Deno.stat(join(r.ws, "out.txt")).catch(() => null)), "not written");
+  assertMatch(lastTool(r.requests).error, /^Denied: write_file is blocked by a deny rule/);
+});
+
+Deno.test("bash children do not get the api key; the key appears nowhere after a full run", async () => {
+  await using r = await run(
+    ["-p", "show env", "--approval", "auto"],
+    [
+      { toolCalls: [{ name: "bash", arguments: '{"command":"env; echo marker-$NAVI_TEST_KEY-end"}' }] },
+      { text: "done" },
+    ],
+  );
+  assertEquals(r.code, 0, r.stderr);
+  const result = lastTool(r.requests);
+  assert(result.ok, JSON.stringify(result));
+  assertMatch(result.output, /marker--end/);
+  assertMatch(result.output, /PATH=/);
+  const sessionText = [...Deno.readDirSync(join(r.home, "sessions"))]
+    .map((e) => Deno.readTextFileSync(join(r.home, "sessions", e.name))).join("");
+  const everything = r.stdout + r.stderr + sessionText + r.requests.map((q) => q.raw).join("");
+  assert(!everything.includes(KEY), "key leaked");
+  assertEquals(r.requests[0].headers.get("authorization"), `Bearer ${KEY}`, "but it is sent to the provider");
+});
+
+Deno.test("--help shows no secrets", async () => {
+  await using home = await tempDir();
+  const r = await runNavi(["--help"], { home: home.path, env: { OPENAI_API_KEY: KEY } });
+  assert(!r.stdout.includes(KEY) && !r.stderr.includes(KEY));
+});
+
+Deno.test("literal keys and MCP header values in config.json are redacted from tool results and output", async () => {
+  await using home = await tempDir();
+  const server = startLlmServer([
+    { toolCalls: [{ name: "bash", arguments: '{"command":"cat \\"$NAVI_HOME/config.json\\""}' }] },
+    { text: "read it" },
+  ]);
+  try {
+    const header = "Bearer mcp-header-SECRET-777777";
+    const literalKey = "sk-literal-SECRET-88888888";
+    await Deno.writeTextFile(
+      join(home.path, "config.json"),
+      JSON.stringify({
+        providers: { t: { base_url: server.url, api_key: literalKey } },
+        model: "m",
+        mcp_servers: {
+          web: { url: "http://127.0.0.1:9/mcp", headers: { Authorization: header }, enabled: false },
+        },
+      }),
+    );
+    const r = await runNavi(["-p", "show config", "--approval", "auto"], { home: home.path });
+    assertEquals(r.code, 0, r.stderr);
+    const toolResult = (server.requests[1].body.messages as { content: string }[]).at(-1)!.content;
+    assertMatch(toolResult, /\[redacted\]/);
+    const sessions = [...Deno.readDirSync(join(home.path, "sessions"))]
+      .map((e) => Deno.readTextFileSync(join(home.path, "sessions", e.name))).join("");
+    for (const secret of [header, literalKey]) {
+      assert(!(toolResult + r.stdout + r.stderr + sessions).includes(secret), `${secret} leaked`);
+    }
+  } finally {
+    await server.close();
+  }
+});

@@ -1,0 +1,149 @@
+import { SERVER_EVERYTHING } from "../../../support/warm.ts";
+import { join } from "node:path";
+import { startLlmServer } from "../../../support/llm_server.ts";
+import { rawField } from "../../../support/raw_json.ts";
+import { assert, assertEquals, assertMatch, ROOT, runNavi, tempDir } from "../../../helpers.ts";
+
+const EVERYTHING = ["run", "-A", SERVER_EVERYTHING, "stdio"];
+const TEST_SERVER = ["run", "-A", join(ROOT, "tests/support/mcp_test_server.ts")];
+
+Deno.test("server-everything: mcp list, tools --json and -p calling its echo tool", async () => {
+  await using home = await tempDir();
+  const add = await runNavi(["mcp", "add", "everything", "--", Deno.execPath(), ...EVERYTHING], {
+    home: home.path,
+  });
+  assertEquals(add.code, 0, add.stderr);
+  const list = await runNavi(["mcp", "list"], { home: home.path });
+  assertEquals(list.code, 0, list.stderr);
+  assertMatch(list.stdout, /everything\s+stdio\s+connected\s+\d+/);
+  const tools = await runNavi(["tools", "--json"], { home: home.path });
+  const names = JSON.parse(tools.stdout).map((t: { function: { name: string } }) => t.function.name);
+  assert(names.includes("mcp__everything__echo"));
+  assertEquals(names.slice(0, 7), [
+    "read_file",
+    "write_file",
+    "edit_file",
+    "list_dir",
+    "glob",
+    "grep",
+    "bash",
+  ]);
+
+  const llm = startLlmServer([
+    { toolCalls: [{ name: "mcp__everything__echo", arguments: '{"message":"ping"}' }] },
+    { text: "The server said ping." },
+  ]);
+  try {
+    const cfg = JSON.parse(await Deno.readTextFile(join(home.path, "config.json")));
+    cfg.providers = { t: { base_url: llm.url, api_key: "k" } };
+    cfg.model = "m";
+    await Deno.writeTextFile(join(home.path, "config.json"), JSON.stringify(cfg));
+    const r = await runNavi(["-p", "echo ping"], { home: home.path });
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(r.stdout, "The server said ping.\n");
+    const tool = JSON.parse((llm.requests[1].body.messages as { content: string }[]).at(-1)!.content);
+    assertEquals(tool, { ok: true, output: "Echo: ping" });
+    assertEquals(rawField(llm.requests[0].raw, "tools"), rawField(llm.requests[1].raw, "tools"));
+  } finally {
+    await llm.close();
+  }
+});
+
+Deno.test("mcp add / remove edit config.json and keep other settings; bad input is refused", async () => {
+  await using home = await tempDir();
+  await Deno.writeTextFile(join(home.path, "config.json"), JSON.stringify({ model: "keep-me" }));
+  const a = await runNavi(["mcp", "add", "web", "--url", "http://127.0.0.1:1/mcp", "--header", "X-Key:$K"], {
+    home: home.path,
+  });
+  assertEquals(a.code, 0, a.stderr);
+  const b = await runNavi(["mcp", "add", "local", "--env", "A=1", "--", "srv", "--flag"], {
+    home: home.path,
+  });
+  assertEquals(b.code, 0, b.stderr);
+  let cfg = JSON.parse(await Deno.readTextFile(join(home.path, "config.json")));
+  assertEquals(cfg, {
+    model: "keep-me",
+    mcp_servers: {
+      web: { url: "http://127.0.0.1:1/mcp", headers: { "X-Key": "$K" } },
+      local: { command: "srv", args: ["--flag"], env: { A: "1" } },
+    },
+  });
+  const dup = await runNavi(["mcp", "add", "web", "--url", "http://127.0.0.1:2/mcp"], { home: home.path });
+  assertEquals(dup.code, 1);
+  assertMatch(dup.stderr, /already exists/);
+  const bad = await runNavi(["mcp", "add", "a__b", "--", "x"], { home: home.path });
+  assertMatch(bad.stderr, /invalid server name/);
+  const rm = await runNavi(["mcp", "remove", "web"], { home: home.path });
+  assertEquals(rm.code, 0, rm.stderr);
+  cfg = JSON.parse(await Deno.readTextFile(join(home.path, "config.json")));
+  assertEquals(Object.keys(cfg.mcp_servers), ["local"]);
+  const list = await runNavi(["mcp", "list"], { home: home.path });
+  assertMatch(list.stdout, /local\s+stdio\s+failed\s+0\s+\S/);
+});
+
+Deno.test("a session resumed after an MCP server is gone drops its tools and tells the model", async () => {
+  await using home = await tempDir();
+  const llm = startLlmServer((i) => ({ text: `answer ${i}` }));
+  try {
+    const config = (servers: Record<string, unknown>) =>
+      Deno.writeTextFile(
+        join(home.path, "config.json"),
+        JSON.stringify({
+          providers: { t: { base_url: llm.url, api_key: "k" } },
+          model: "m",
+          mcp_servers: servers,
+        }),
+      );
+    await config({ srv: { command: Deno.execPath(), args: TEST_SERVER } });
+    const first = await runNavi(["-p", "one", "--output-format", "json"], { home: home.path });
+    assertEquals(first.code, 0, first.stderr);
+    await config({});
+    const second = await runNavi(["--resume", JSON.parse(first.stdout).session_id, "-p", "two"], {
+      home: home.path,
+    });
+    assertEquals(second.code, 0, second.stderr);
+    const names = (i: number) =>
+      JSON.parse(rawField(llm.requests[i].raw, "tools")).map((t: { function: { name: string } }) =>
+        t.function.name
+      );
+    assert(names(0).includes("mcp__srv__echo"));
+    assertEquals(names(1), names(0).filter((n: string) => !n.startsWith("mcp__srv__")));
+    const last = (llm.requests[1].body.messages as { content: string }[]).at(-1)!.content;
+    assertMatch(last, /^<system-reminder>Tools removed: mcp__srv__/);
+  } finally {
+    await llm.close();
+  }
+});
+
+Deno.test("the REPL shows /mcp status", async () => {
+  await using home = await tempDir();
+  await Deno.writeTextFile(
+    join(home.path, "config.json"),
+    JSON.stringify({ mcp_servers: { srv: { command: Deno.execPath(), args: TEST_SERVER } } }),
+  );
+  const r = await runNavi([], { home: home.path, stdin: "/mcp\n/mcp help\n/exit\n" });
+  assertEquals(r.code, 0, r.stderr);
+  assertMatch(r.stdout, /srv\s+stdio\s+connected\s+\d+/);
+  assertMatch(r.stdout, /\/mcp reload\s+reconnect everything/);
+});
+
+Deno.test("-p names an MCP server that failed to connect on stderr and still answers", async () => {
+  await using home = await tempDir();
+  const llm = startLlmServer([{ text: "fine" }]);
+  try {
+    await Deno.writeTextFile(
+      join(home.path, "config.json"),
+      JSON.stringify({
+        providers: { t: { base_url: llm.url, api_key: "k" } },
+        model: "m",
+        mcp_servers: { broken: { command: Deno.execPath(), args: [...TEST_SERVER, "exit"] } },
+      }),
+    );
+    const r = await runNavi(["-p", "hi"], { home: home.path });
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(r.stdout, "fine\n");
+    assertMatch(r.stderr, /^navi: warning: MCP server broken failed: .+$/m);
+  } finally {
+    await llm.close();
+  }
+});
