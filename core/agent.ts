@@ -10,33 +10,51 @@ export type { ToolCall, Usage };
 
 /** What the user interface hears while the agent works. */
 export interface AgentEvents extends ToolEvents {
+  /** A model request is about to go out; `step` counts the turn's requests from 1. */
   requestStart?(step: number): void;
+  /** A piece of the model's answer text, as it streams in. */
   text?(delta: string): void;
+  /** A model response is complete: its text and how many tool calls it asked for. */
   responseEnd?(info: { text: string; toolCalls: number }): void;
+  /** A message from navi itself for the user (tool list changes, the step limit). */
   notice?(text: string): void;
 }
 
 /** The outcome of one user turn. */
 export interface TurnResult {
+  /** The text of the last completed model response: the answer, unless the turn was cut short. */
   text: string;
+  /** Every tool call of the turn, in order, and whether it succeeded. */
   toolCalls: { name: string; ok: boolean }[];
+  /** Tokens used by all model requests of the turn. */
   usage: Usage;
+  /** The user aborted the turn (Ctrl-C). */
   aborted: boolean;
+  /** The turn ran out of model requests (`maxSteps`) before an answer. */
   stoppedAtLimit: boolean;
 }
 
 /** Everything one agent works with. */
 export interface AgentOptions {
+  /** Where tool calls are looked up and run. */
   registry: ToolRegistry;
+  /** Decides the tool list sent with each request. */
   pool: ToolPool;
+  /** Receives every message, tool list change and audit record. */
   session: Session;
+  /** Decides whether each tool call may run. */
   policy: ApprovalPolicy;
+  /** Sends one model request and streams the response. */
   chat: ChatFn;
+  /** The workspace root (absolute) tools work in. */
   workspace: string;
+  /** Model requests allowed per turn (default 50). */
   maxSteps?: number;
+  /** Environment for child processes of tools (navi's secrets removed). */
   childEnv?: () => Record<string, string>;
   /** Applied to tool results before they reach the model and the session file (removes known secrets). */
   redact?: (text: string) => string;
+  /** Progress callbacks for the user interface. */
   events?: AgentEvents;
 }
 
@@ -52,10 +70,12 @@ export function toolsReminder(evolution: Evolution): string {
 
 /** The agent loop of one conversation: request, run tool calls, feed results back, until an answer. */
 export class Agent {
+  /** The session this agent records to (`opts.session`). */
   readonly session: Session;
   #opts: AgentOptions;
   #calls: ToolCallRunner;
 
+  /** Wire an agent to the registry, pool, session, approval policy and model in `opts`. */
   constructor(opts: AgentOptions) {
     this.#opts = opts;
     this.session = opts.session;

@@ -10,25 +10,34 @@ import { VERSION } from "./version.ts";
 
 /** What every navi command starts from. */
 export interface AppOptions {
+  /** navi's home directory ($NAVI_HOME or ~/.navi): config, sessions, plugins, logs. */
   home: string;
+  /** The workspace root (absolute) tools work in. */
   workspace: string;
   /** config.json as read at start-up; navi never writes into it (commands edit the file). */
   config: Config;
+  /** The built-in tools, registered first. */
   builtins: Tool[];
 }
 
 /** The objects one navi process works with: registry, plugins, MCP servers, secrets. Create as many as you like. */
 export class NaviApp {
+  /** navi's home directory. */
   readonly home: string;
+  /** The workspace root (absolute). */
   readonly workspace: string;
+  /** config.json as read at start-up (`reloadMcp` reads it again for MCP servers only). */
   readonly config: Readonly<Config>;
+  /** Every tool this process can run: built-ins, plugin tools and MCP tools. */
   readonly registry: ToolRegistry = new ToolRegistry();
+  /** Loads the plugin directory into the registry (see `loadPlugins`). */
   readonly plugins: PluginLoader;
   /** API keys, MCP header and `$VAR` env values; redacted from all output and kept from child processes. */
   readonly secrets: Secrets;
   #mcp?: McpManager;
   #mcpServers: Config["mcp_servers"];
 
+  /** Register the built-ins and prepare plugins and secrets; nothing is loaded or connected yet. */
   constructor(opts: AppOptions) {
     this.home = opts.home;
     this.workspace = opts.workspace;

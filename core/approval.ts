@@ -10,13 +10,22 @@ export type AskUser = (question: { tool: string; summary: string }) => Promise<A
 
 /** The outcome of one decision, recorded in the session's audit records. */
 export interface Decision {
+  /** Whether the call may run. */
   allowed: boolean;
+  /**
+   * What decided: a `read_only` tool, `auto` or `plan` mode, an allow `rule`, a `denied` rule, the `user`,
+   * a `session` answer ("always"), `refused` (nobody to ask) or `invalid` arguments.
+   */
   how: "read_only" | "auto" | "rule" | "user" | "session" | "denied" | "refused" | "plan" | "invalid";
+  /** Why the call may not run, as the model is told. */
   error?: string;
 }
 
-interface Rule {
+/** A parsed allow or deny rule. */
+export interface Rule {
+  /** Matches the tool name. */
   tool: RegExp;
+  /** For `tool(command prefix*)` rules: matches one simple command of the call's `command` argument. */
   command?: RegExp;
 }
 
@@ -66,6 +75,7 @@ export class ApprovalPolicy {
   /** Tools the user allowed outside the workspace for the rest of the session. */
   #outsideAllowed = new Set<string>();
 
+  /** The starting `mode`, allow and deny patterns, and `ask` (absent: calls needing approval are refused). */
   constructor(opts: { mode: ApprovalMode; allow?: string[]; deny?: string[]; ask?: AskUser }) {
     this.mode = opts.mode;
     this.#allow = (opts.allow ?? []).map(parseRule);

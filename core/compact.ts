@@ -2,7 +2,7 @@ import type { ChatFn } from "./llm.ts";
 import type { Message } from "./session.ts";
 
 /** The instruction of a summary request. */
-export const COMPACT_PROMPT = [
+export const COMPACT_PROMPT: string = [
   "Summarize this conversation so that it can continue in a new one without the old messages.",
   "Keep: the user's goals and constraints, decisions made, files read or changed (with paths), commands run",
   "and their outcome, open problems and the next steps. Be concise and factual; do not call tools.",

@@ -1,10 +1,15 @@
 import { join } from "node:path";
 import { z } from "zod";
+import { APPROVAL_MODES, type Config, type McpServerConfig } from "./config_types.ts";
 
-/** The approval modes, from the most to the least careful. */
-export const APPROVAL_MODES = ["plan", "ask", "auto"] as const;
-/** Who approves tool calls: nobody may change anything (plan), the user (ask), nobody needs to (auto). */
-export type ApprovalMode = (typeof APPROVAL_MODES)[number];
+export {
+  APPROVAL_MODES,
+  type ApprovalMode,
+  type ApprovalSettings,
+  type Config,
+  type McpServerConfig,
+  type ProviderSettings,
+} from "./config_types.ts";
 
 const stringMap = z.record(z.string(), z.string());
 
@@ -60,7 +65,7 @@ const ApprovalSchema = z.preprocess(
   }),
 );
 
-export const ConfigSchema = z.strictObject({
+const ConfigSchema = z.strictObject({
   providers: z.record(z.string(), ProviderSchema).optional(),
   provider: z.string().optional(),
   model: z.string().optional(),
@@ -88,10 +93,11 @@ export const ConfigSchema = z.strictObject({
   }
 });
 
-/** A validated config.json. */
-export type Config = z.output<typeof ConfigSchema>;
-/** One entry of `mcp_servers`. */
-export type McpServerConfig = z.output<typeof McpServerSchema>;
+// The documented types in config_types.ts and the schema must describe the same values: a change to one
+// without the other fails type checking here.
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+const _configMatches: Same<z.output<typeof ConfigSchema>, Config> = true;
+const _serverMatches: Same<z.output<typeof McpServerSchema>, McpServerConfig> = true;
 
 /** An invalid config file; the message is one line naming the file, the field and the problem. */
 export class ConfigError extends Error {}
@@ -124,7 +130,7 @@ export function parseConfig(text: string, file: string): Config {
     const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more)` : "";
     throw new ConfigError(`${file}: ${field}: ${issue.message}${more}`);
   }
-  return parsed.data;
+  return parsed.data as Config;
 }
 
 /** Load `config.json` from `home`; a missing file means defaults. Throws ConfigError when invalid. */

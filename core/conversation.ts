@@ -10,23 +10,33 @@ import type { ToolPool } from "./tool_pool.ts";
 
 /** How to open a conversation. */
 export interface ConversationOptions {
+  /** A configured provider to use instead of the default (`--provider`). */
   provider?: string;
+  /** A model to use instead of the configured one (`--model`). */
   model?: string;
   /** The approval mode to start in (default: config, else "ask"). */
   approval?: ApprovalMode;
+  /** The id of a session to resume (`--resume`). */
   resume?: string;
+  /** Resume the newest session started in this workspace (`--continue`). */
   continue?: boolean;
+  /** Asks the user for approval; without it, calls that need approval are refused. */
   ask?: AskUser;
+  /** Progress callbacks for the user interface. */
   events?: AgentEvents;
 }
 
 /** Everything one conversation needs, wired together. */
 export interface Conversation {
+  /** Runs the user's turns. */
   agent: Agent;
+  /** The model client; its `overrides` switch provider or model mid-conversation. */
   llm: LlmClient;
   /** Owns the approval mode; switching `policy.mode` changes the offered tools from the next request. */
   policy: ApprovalPolicy;
+  /** The tool list offered to the model. */
   pool: ToolPool;
+  /** Problems found while resuming (corrupt lines, unanswered tool calls), for the user. */
   warnings: string[];
 }
 

@@ -5,11 +5,14 @@ import { type ProviderChoice, resolveProvider } from "./provider.ts";
 import type { OpenAITool } from "./registry.ts";
 import type { Message } from "./session.ts";
 
+/** One streamed piece of a model response (the openai SDK's ChatCompletionChunk). */
 export type Chunk = ChatCompletionChunk;
 
 /** One model request. */
 export interface ChatRequest {
+  /** The conversation to send, system prompt first. */
   messages: readonly Message[];
+  /** The tools the model may call; empty sends none. */
   tools: readonly OpenAITool[];
 }
 
@@ -18,6 +21,7 @@ export type ChatFn = (req: ChatRequest, signal: AbortSignal) => AsyncIterable<Ch
 
 /** A failed model request, already formatted as one line without secrets. */
 export class ApiError extends Error {
+  /** `message`: one line without secrets; `status`: the HTTP status, when the provider answered. */
   constructor(message: string, readonly status?: number) {
     super(message);
   }
@@ -27,9 +31,12 @@ export class ApiError extends Error {
 export class LlmClient {
   #config: Config;
   #clients = new Map<string, OpenAI>();
+  /** Provider and model that beat config.json (flags, `/model`); read at every request. */
   overrides: { provider?: string; model?: string };
+  /** How often a failed request is retried (default 3); read when a provider's client is created. */
   maxRetries: number;
 
+  /** Requests go where `config` and `overrides` say; `opts.maxRetries` defaults to 3. */
   constructor(
     config: Config,
     overrides: { provider?: string; model?: string } = {},

@@ -46,11 +46,13 @@ export {
   commandSegments,
   type Decision,
   parseRule,
+  type Rule,
   summarize,
 } from "./approval.ts";
 export {
   APPROVAL_MODES,
   type ApprovalMode,
+  type ApprovalSettings,
   type Config,
   ConfigError,
   configPath,
@@ -58,6 +60,7 @@ export {
   type McpServerConfig,
   naviHome,
   parseConfig,
+  type ProviderSettings,
   SERVER_NAME_RULE,
   updateConfigFile,
   validServerName,
@@ -72,7 +75,7 @@ export {
   LlmClient,
   preloadSdk,
 } from "./llm.ts";
-export { ENV_REF, resolveEnvRef, Secrets } from "./secrets.ts";
+export { type Env, ENV_REF, resolveEnvRef, Secrets } from "./secrets.ts";
 export {
   discoverPlugins,
   PluginLoader,

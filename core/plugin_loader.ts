@@ -10,9 +10,13 @@ import type { NaviPluginApi } from "./plugin_api.ts";
 
 /** What `navi plugins` shows for one file. */
 export interface PluginReport {
+  /** The plugin's file name. */
   file: string;
+  /** Whether the file loaded and registered its tools. */
   status: "loaded" | "failed";
+  /** The tools it registered. */
   tools: string[];
+  /** Why it failed. */
   error?: string;
 }
 
@@ -89,8 +93,10 @@ function validateDefinition(def: unknown): Tool {
 export class PluginLoader {
   #opts: PluginLoaderOptions;
   #registry: ToolRegistry;
+  /** The reports of the last `load`, one per file. */
   reports: PluginReport[] = [];
 
+  /** Load plugin tools into `registry`; `opts` says where from and what plugins receive. */
   constructor(registry: ToolRegistry, opts: PluginLoaderOptions) {
     this.#registry = registry;
     this.#opts = opts;

@@ -3,9 +3,13 @@ import { resolveEnvRef } from "./secrets.ts";
 
 /** The endpoint and model one request goes to. */
 export interface ProviderChoice {
+  /** The provider's name in config.json, or `openai` when none is configured. */
   name: string;
+  /** The API endpoint; absent means OpenAI's own. */
   baseURL?: string;
+  /** The resolved API key (`none` when the provider is configured without one). */
   apiKey: string;
+  /** The model every request names. */
   model: string;
 }
 

@@ -8,7 +8,9 @@ import {
 
 /** One entry of the Chat Completions `tools` array. */
 export interface OpenAITool {
+  /** Always `function`. */
   type: "function";
+  /** The tool's name, its description for the model and the JSON Schema of its arguments. */
   function: { name: string; description: string; parameters: Record<string, unknown> };
 }
 
@@ -65,6 +67,7 @@ export class ToolRegistry {
     return names;
   }
 
+  /** The tool registered under `name`. */
   get(name: string): Tool | undefined {
     return this.#tools.get(name);
   }
@@ -74,6 +77,7 @@ export class ToolRegistry {
     return this.#sources.get(name);
   }
 
+  /** Whether a tool is registered under `name`. */
   has(name: string): boolean {
     return this.#tools.has(name);
   }

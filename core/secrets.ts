@@ -1,6 +1,7 @@
 import type { Config } from "./config.ts";
 
-type Env = { get(key: string): string | undefined; toObject(): Record<string, string> };
+/** The process environment as navi reads it; `Deno.env` fits. */
+export type Env = { get(key: string): string | undefined; toObject(): Record<string, string> };
 
 /** The one rule for environment references in config values: the whole value is `$NAME`. */
 export const ENV_REF = /^\$([A-Za-z_][A-Za-z0-9_]*)$/;

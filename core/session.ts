@@ -4,20 +4,31 @@ import type { OpenAITool } from "./registry.ts";
 /** A Chat Completions message as navi stores and sends it. */
 export type Message = Record<string, unknown> & { role: "system" | "user" | "assistant" | "tool" };
 
+/** The metadata record that opens every session file. */
 export interface SessionMeta {
+  /** The session id: creation time plus a random suffix; also the file name. */
   id: string;
+  /** When the session was created (ISO 8601). */
   created: string;
+  /** The workspace the session was started in. */
   cwd: string;
+  /** The provider at creation, when one could be resolved. */
   provider?: string;
+  /** The model at creation, when one could be resolved. */
   model?: string;
 }
 
 /** One audit record per tool call; never sent to the model. */
 export interface AuditRecord {
+  /** The tool the model called. */
   tool: string;
+  /** How approval was decided (a Decision's `how`), or `none` when the call failed before that. */
   decision: string;
+  /** Milliseconds the tool ran (or, for a call that never ran, the time until it failed). */
   ms: number;
+  /** Whether the result was a success. */
   ok: boolean;
+  /** The error of a failed call. */
   error?: string;
 }
 
@@ -37,8 +48,11 @@ function newId(now = new Date()): string {
 
 /** An append-only JSONL session file; every record is written completely before the call returns. */
 export class Session {
+  /** The session's metadata record. */
   readonly meta: SessionMeta;
+  /** The path of the session's JSONL file. */
   readonly file: string;
+  /** The conversation so far; change it through `addMessage`, which also writes the file. */
   messages: Message[] = [];
 
   private constructor(file: string, meta: SessionMeta) {
@@ -153,10 +167,15 @@ function parseLines(text: string): { records: SessionRecord[]; bad: number[] } {
 
 /** A row of `navi sessions`. */
 export interface SessionSummary {
+  /** The session id (for `--resume`). */
   id: string;
+  /** When the session was created (ISO 8601). */
   created: string;
+  /** The workspace it was started in. */
   cwd: string;
+  /** How many messages it holds, the system prompt not counted. */
   messages: number;
+  /** The first user prompt, cut to 200 characters. */
   first_prompt: string;
 }
 

@@ -2,15 +2,21 @@ import type { Chunk } from "./llm.ts";
 
 /** A tool call as the model sent it. */
 export interface ToolCall {
+  /** The call's id; the tool message with the result answers it by this id. */
   id: string;
+  /** The tool the model called. */
   name: string;
+  /** The arguments as JSON text, not yet parsed. */
   arguments: string;
 }
 
 /** Token counts of one turn (summed over its requests). */
 export interface Usage {
+  /** Tokens sent to the model (the prompt). */
   prompt_tokens: number;
+  /** Tokens the model generated. */
   completion_tokens: number;
+  /** Prompt plus completion tokens, as the provider reports them. */
   total_tokens: number;
   /** Prompt tokens the provider served from its prompt cache, when it reports them. */
   cached_tokens: number;
@@ -26,11 +32,13 @@ export function emptyUsage(): Usage {
  * name arrive first, arguments in pieces), usage is added to `usage`.
  */
 export class ResponseAssembler {
+  /** The response text so far. */
   text = "";
   #calls: ToolCall[] = [];
   #usage: Usage;
   #onText?: (delta: string) => void;
 
+  /** `usage` is added to as usage arrives; `opts.onText` hears every text delta. */
   constructor(usage: Usage, opts: { onText?(delta: string): void } = {}) {
     this.#usage = usage;
     this.#onText = opts.onText;

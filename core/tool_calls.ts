@@ -8,22 +8,31 @@ import type { ToolContext, ToolResult } from "./tool_types.ts";
 
 /** What the user interface hears while tool calls run. */
 export interface ToolEvents {
+  /** A tool call is about to be decided and run. */
   toolStart?(call: ToolCall): void;
+  /** Live output of a running tool (e.g. bash). */
   toolOutput?(chunk: string): void;
+  /** A tool call ended: its result and how many milliseconds it ran. */
   toolEnd?(call: ToolCall, outcome: { result: ToolResult; ms: number }): void;
 }
 
 /** What running one batch of tool calls needs. */
 export interface ToolCallRunnerOptions {
+  /** Where tools are looked up and run. */
   registry: ToolRegistry;
+  /** Decides whether each call may run. */
   policy: ApprovalPolicy;
+  /** Receives the tool messages and audit records. */
   session: Session;
   /** Whether the model was offered this tool in the request that asked for it. */
   offered(name: string): boolean;
+  /** The workspace root (absolute) handed to tools. */
   workspace: string;
+  /** Environment for child processes of tools (navi's secrets removed). */
   childEnv?: () => Record<string, string>;
   /** Applied to tool results before they reach the model and the session file (removes known secrets). */
   redact?: (text: string) => string;
+  /** Progress callbacks for the user interface. */
   events?: ToolEvents;
 }
 
@@ -31,6 +40,7 @@ export interface ToolCallRunnerOptions {
 export class ToolCallRunner {
   #opts: ToolCallRunnerOptions;
 
+  /** Run calls with the registry, approval policy and session in `opts`. */
   constructor(opts: ToolCallRunnerOptions) {
     this.#opts = opts;
   }

@@ -4,6 +4,7 @@ import { withTimeout } from "./tool_timeout.ts";
 import {
   DEFAULT_MAX_OUTPUT_CHARS,
   DEFAULT_TIMEOUT_MS,
+  type ParametersSchema,
   type RawToolSpec,
   type Tool,
   type ToolContext,
@@ -12,7 +13,7 @@ import {
 } from "./tool_types.ts";
 
 /** Define a tool with zod parameters; the returned tool validates, times out and truncates on its own. */
-export function defineTool<S extends z.ZodObject>(spec: ToolSpec<S>): Tool {
+export function defineTool<S extends ParametersSchema>(spec: ToolSpec<S>): Tool {
   const schema = z.toJSONSchema(spec.parameters, { io: "input", unrepresentable: "any" }) as Record<
     string,
     unknown

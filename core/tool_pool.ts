@@ -4,7 +4,9 @@ import { globToRegExp } from "./files.ts";
 
 /** What the model may be offered: approval mode and feature gates. */
 export interface PoolFilter {
+  /** Offer read_only tools only (plan mode). */
   readOnly: boolean;
+  /** Feature gates: `{ "<name or glob>": false }` switches tools off. */
   features: Record<string, boolean>;
 }
 
@@ -121,6 +123,7 @@ export class ToolPool {
   #baseline: boolean;
   #json = new WeakMap<readonly OpenAITool[], string>();
 
+  /** Offer the tools of `registry`, filtered as `opts` says. */
   constructor(registry: ToolRegistry, opts: PoolOptions) {
     this.#registry = registry;
     this.#readOnly = opts.readOnly;

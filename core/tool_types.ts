@@ -52,8 +52,11 @@ export interface ToolOptions {
   maxOutputChars?: number;
 }
 
+/** A zod object schema: what a zod-typed tool declares its `parameters` with. */
+export type ParametersSchema = z.ZodObject;
+
 /** The definition shape of a zod-typed tool (built-ins and plugins). */
-export interface ToolSpec<S extends z.ZodObject> extends ToolOptions {
+export interface ToolSpec<S extends ParametersSchema> extends ToolOptions {
   /** The name the model calls (see TOOL_NAME_PATTERN). */
   name: string;
   /** Written for the model: what the tool does and when to use it. */
@@ -63,7 +66,7 @@ export interface ToolSpec<S extends z.ZodObject> extends ToolOptions {
   /** Who must approve a call. */
   approval: ApprovalClass;
   /** Runs one call with validated arguments; returns a result object, a string or throws. */
-  handler(args: z.output<S>, ctx: ToolContext): unknown;
+  handler(args: S["_zod"]["output"], ctx: ToolContext): unknown;
 }
 
 /** A tool whose parameters are already JSON Schema (MCP tools); the server validates arguments. */

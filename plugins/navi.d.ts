@@ -22,8 +22,11 @@ export interface ToolContext {
   signal: AbortSignal;
 }
 
+/** A zod object schema, made with `navi.z.object({...})`: what a tool declares its `parameters` with. */
+export type ParametersSchema = z.ZodObject;
+
 /** A tool definition: the same shape and rules as navi's built-in tools. */
-export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
+export interface ToolDefinition<S extends ParametersSchema = ParametersSchema> {
   /** 1-64 characters from a-z A-Z 0-9 _ - ; must not collide with a built-in or an earlier plugin. */
   name: string;
   /** Written for the model, as "- " bullet lines. */
@@ -33,7 +36,7 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   /** Who must approve a call: read_only runs at once; write and command follow the approval mode. */
   approval: ApprovalClass;
   /** Runs one call with validated arguments. */
-  handler(args: z.output<S>, ctx: ToolContext): ToolResult | Promise<ToolResult>;
+  handler(args: S["_zod"]["output"], ctx: ToolContext): ToolResult | Promise<ToolResult>;
   /** Safe to run in parallel with other calls (default false). */
   concurrencySafe?: boolean;
   /** Per-call timeout in milliseconds (default 120000). */
@@ -43,7 +46,7 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
 /** The object `register` receives. */
 export interface NaviPluginApi {
   /** Register one tool; call it while `register` runs. */
-  registerTool<S extends z.ZodObject>(def: ToolDefinition<S>): void;
+  registerTool<S extends ParametersSchema>(def: ToolDefinition<S>): void;
   /** navi's zod (v4). */
   z: typeof z;
   /** The directory navi runs in. */

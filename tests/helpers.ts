@@ -19,6 +19,11 @@ export function assertMatch(text: string, re: RegExp, msg?: string): void {
   assertNode.match(text, re, msg);
 }
 
+/** Fails unless `fn` throws an error whose message matches `re`. */
+export function assertThrows(fn: () => unknown, re: RegExp): void {
+  assertNode.throws(fn, (err: unknown) => err instanceof Error && re.test(err.message));
+}
+
 /** Wait until `cond` holds, checking every 20 ms; fails after `ms` (default 5 s) instead of hanging. */
 export async function until(
   cond: () => boolean | Promise<boolean>,

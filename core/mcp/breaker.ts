@@ -1,5 +1,6 @@
 /** The state of a circuit breaker when a call is refused. */
 export interface BreakerOpen {
+  /** Failed calls in a row. */
   failures: number;
   /** Milliseconds until a trial call is let through (at least 1 s is shown to the user). */
   waitMs: number;
@@ -17,6 +18,7 @@ export class CircuitBreaker {
   #openedAt = 0;
   #trial = false;
 
+  /** Open after `threshold` failures in a row, for `cooldownMs`; `now` is the clock (default `Date.now`). */
   constructor(opts: { threshold: number; cooldownMs: number; now?: () => number }) {
     this.#threshold = opts.threshold;
     this.#cooldownMs = opts.cooldownMs;

@@ -27,6 +27,7 @@ export class McpToolBridge {
   #call: McpCall;
   #defs = new Map<string, string>();
 
+  /** Keep `opts.server`'s tools in `registry`; `opts.call` runs each call, limited to `callTimeoutMs`. */
   constructor(registry: ToolRegistry, opts: { server: string; callTimeoutMs: number; call: McpCall }) {
     this.#registry = registry;
     this.#server = opts.server;

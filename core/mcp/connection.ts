@@ -19,12 +19,17 @@ export type Elicit = (req: { server: string; message: string; schema: unknown })
 
 /** What every connection of one navi process shares. */
 export interface ConnectionOptions {
+  /** navi's home directory. */
   home: string;
+  /** The workspace root, offered to servers as their only root. */
   workspace: string;
+  /** navi's version, sent to servers as the client version. */
   version: string;
   /** The process environment: `$VAR` references, and what stdio servers inherit (see STDIO_PASS_THROUGH). */
   env: { get(key: string): string | undefined; toObject(): Record<string, string> };
+  /** Reconnect and circuit-breaker timing. */
   timing: McpTiming;
+  /** Answers servers' elicitation requests; without it they are declined. */
   elicit?: Elicit;
 }
 
@@ -36,9 +41,13 @@ export type McpStatus = "connecting" | "connected" | "failed" | "disconnected" |
  * the circuit breaker, reconnects with backoff, and the end of the server process at close.
  */
 export class McpConnection {
+  /** The server's name: its key in `mcp_servers`. */
   readonly name: string;
+  /** The server's entry in `mcp_servers`. */
   readonly config: McpServerConfig;
+  /** Where the server stands now. */
   status: McpStatus = "disconnected";
+  /** Why the last connect failed or the connection closed; cleared by a successful connect. */
   error?: string;
   #opts: ConnectionOptions;
   #bridge: McpToolBridge;
@@ -48,6 +57,7 @@ export class McpConnection {
   #pid?: () => number | null | undefined;
   #closed = false;
 
+  /** Set up server `opts.name` from `opts.config`; its tools go into `registry` once `connect` succeeds. */
   constructor(registry: ToolRegistry, opts: ConnectionOptions & { name: string; config: McpServerConfig }) {
     this.name = opts.name;
     this.config = opts.config;

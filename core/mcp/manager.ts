@@ -5,11 +5,17 @@ import { DEFAULT_TIMING, type McpTiming } from "./reconnect.ts";
 
 /** One row of `navi mcp list` and `/mcp status`. */
 export interface McpServerState {
+  /** The server's name. */
   name: string;
+  /** How the server is reached. */
   transport: "stdio" | "http";
+  /** Where it stands (an McpStatus). */
   status: string;
+  /** How many of its tools are registered. */
   tools: number;
+  /** Why it failed or disconnected. */
   error?: string;
+  /** Tools skipped at the last listing (name collisions). */
   warnings: string[];
 }
 
@@ -23,6 +29,7 @@ export class McpManager {
   #conns = new Map<string, McpConnection>();
   #started?: Promise<void>;
 
+  /** One connection per entry of `servers`, none connected before `start`; tools go into `registry`. */
   constructor(registry: ToolRegistry, servers: Record<string, McpServerConfig>, opts: McpManagerOptions) {
     this.#registry = registry;
     this.#opts = { ...opts, timing: { ...DEFAULT_TIMING, ...opts.timing } };

@@ -10,3 +10,4 @@ export { type BreakerOpen, CircuitBreaker } from "./breaker.ts";
 export { backoffDelay, DEFAULT_TIMING, type McpTiming, Reconnector } from "./reconnect.ts";
 export { approvalFor, convertResult, describe, exposedName } from "./convert.ts";
 export { STDIO_PASS_THROUGH, stdioEnvironment } from "./transport.ts";
+export type { CallToolResult, McpTool } from "./sdk.ts";

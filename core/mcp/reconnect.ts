@@ -1,9 +1,14 @@
 /** Timing of reconnects and the circuit breaker (tests shorten them). */
 export interface McpTiming {
+  /** Delay before the first reconnect attempt; it doubles with every attempt (with jitter). */
   reconnectBaseMs: number;
+  /** The longest delay between reconnect attempts. */
   reconnectMaxMs: number;
+  /** Reconnect attempts before giving up; a successful connect starts the count again. */
   maxReconnects: number;
+  /** Failed calls in a row that open the circuit breaker. */
   breakerThreshold: number;
+  /** How long an open circuit fails calls fast before a trial call. */
   breakerCooldownMs: number;
 }
 
@@ -33,6 +38,7 @@ export class Reconnector {
   #timer?: ReturnType<typeof setTimeout>;
   #stopped = false;
 
+  /** `connect` is run for each attempt; `timing` sets the delays and the attempt limit. */
   constructor(timing: McpTiming, connect: () => void) {
     this.#timing = timing;
     this.#connect = connect;

@@ -6,9 +6,11 @@ export { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 export { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
-export {
-  type CallToolResult,
-  ElicitRequestSchema,
-  ListRootsRequestSchema,
-  type Tool as McpTool,
-} from "@modelcontextprotocol/sdk/types.js";
+export { ElicitRequestSchema, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import type { CallToolResult as SdkCallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+
+/** The result of an MCP tool call, as the server sends it. */
+export type CallToolResult = SdkCallToolResult;
+/** A tool as an MCP server lists it: name, description, input schema and annotations. */
+export type McpTool = Tool;

@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { ApiError, NaviApp, openConversation } from "../../core/mod.ts";
+import { z } from "zod";
+import { ApiError, defineTool, NaviApp, openConversation } from "../../core/mod.ts";
 import { builtinTools } from "../../tools/mod.ts";
 import { startLlmServer, type Step } from "../support/llm_server.ts";
 import { assert, assertEquals, assertMatch, tempDir } from "../helpers.ts";
@@ -70,19 +71,48 @@ Deno.test("a tool call with arguments split over chunks runs and its result goes
   assertEquals(JSON.parse(tool.content).content, "     1\thi");
 });
 
-Deno.test("parallel tool calls come back in call order", async () => {
+Deno.test("concurrency-safe calls run together, others one by one; results come back in call order", async () => {
   await using t = await setup([
     {
       toolCalls: [
-        { id: "a", name: "bash", arguments: '{"command": "sleep 0.3; echo slow"}' },
-        { id: "b", name: "list_dir", arguments: "{}" },
-        { id: "c", name: "glob", arguments: '{"pattern": "*"}' },
+        { id: "a", name: "slow_read", arguments: '{"tag":"a"}' },
+        { id: "b", name: "slow_read", arguments: '{"tag":"b"}' },
+        { id: "c", name: "slow_write", arguments: '{"tag":"c"}' },
+        { id: "d", name: "slow_write", arguments: '{"tag":"d"}' },
+        { id: "e", name: "slow_read", arguments: '{"tag":"e"}' },
       ],
     },
     { text: "done" },
   ], { approval: "auto" });
+  const running = new Set<string>();
+  const overlaps: string[][] = [];
+  const slow = (name: string, concurrencySafe: boolean) =>
+    defineTool({
+      name,
+      description: "- Takes 300 ms.",
+      parameters: z.object({ tag: z.string() }),
+      approval: concurrencySafe ? "read_only" : "write",
+      concurrencySafe,
+      handler: async ({ tag }) => {
+        running.add(tag);
+        overlaps.push([...running].sort());
+        await new Promise((r) => setTimeout(r, 300));
+        running.delete(tag);
+        return { ok: true, tag };
+      },
+    });
+  t.app.registry.register(slow("slow_read", true));
+  t.app.registry.register(slow("slow_write", false));
   await t.convo.agent.run("go", new AbortController().signal);
-  assertEquals(toolMessages(t.server.requests[1].body).map((m) => m.tool_call_id), ["a", "b", "c"]);
+  assertEquals(overlaps, [["a"], ["a", "b"], ["c"], ["d"], ["e"]], "a and b overlap; c, d and e run alone");
+  const results = toolMessages(t.server.requests[1].body);
+  assertEquals(results.map((m) => [m.tool_call_id, JSON.parse(m.content).tag]), [
+    ["a", "a"],
+    ["b", "b"],
+    ["c", "c"],
+    ["d", "d"],
+    ["e", "e"],
+  ]);
 });
 
 Deno.test("invalid JSON arguments and unknown tools go back to the model as errors", async () => {

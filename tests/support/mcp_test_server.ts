@@ -62,6 +62,17 @@ export function buildServer(name = "test"): McpServer {
   }, async () => ({
     content: [{ type: "text", text: JSON.stringify((await server.server.listRoots()).roots) }],
   }));
+  server.registerTool("getenv", {
+    description: "The value of one of the server's environment variables.",
+    inputSchema: { name: z.string() },
+    annotations: { readOnlyHint: true },
+  }, ({ name }) => ({ content: [{ type: "text", text: Deno.env.get(name) ?? "(unset)" }] }));
+  server.registerTool("auth_header", {
+    description: "The Authorization header of the request (Streamable HTTP only).",
+    annotations: { readOnlyHint: true },
+  }, (extra) => ({
+    content: [{ type: "text", text: String(extra.requestInfo?.headers?.authorization ?? "(none)") }],
+  }));
   server.registerTool(`tool.with spaces/${"x".repeat(70)}`, { description: "Long odd name." }, () => ({
     content: [{ type: "text", text: "long" }],
   }));

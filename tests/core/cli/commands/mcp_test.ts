@@ -2,7 +2,17 @@ import { SERVER_EVERYTHING } from "../../../support/warm.ts";
 import { join } from "node:path";
 import { startLlmServer } from "../../../support/llm_server.ts";
 import { rawField } from "../../../support/raw_json.ts";
-import { assert, assertEquals, assertMatch, ROOT, runNavi, tempDir } from "../../../helpers.ts";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  llmConfig,
+  ROOT,
+  runNavi,
+  tempDir,
+  writeConfig,
+} from "../../../helpers.ts";
+import { startMcpHttp } from "../../../support/mcp_http.ts";
 
 const EVERYTHING = ["run", "-A", SERVER_EVERYTHING, "stdio"];
 const TEST_SERVER = ["run", "-A", join(ROOT, "tests/support/mcp_test_server.ts")];
@@ -147,3 +157,54 @@ Deno.test("-p names an MCP server that failed to connect on stderr and still ans
     await llm.close();
   }
 });
+
+Deno.test(
+  "/mcp add in the REPL: the new header and $VAR env values are redacted and kept from bash children",
+  async () => {
+    await using home = await tempDir();
+    const header = "Bearer web-token-SECRET-31415926";
+    const stdioSecret = "stdio-env-SECRET-27182818";
+    const http = startMcpHttp();
+    const llm = startLlmServer([
+      {
+        toolCalls: [
+          {
+            name: "bash",
+            arguments: '{"command":"echo \\"[${WEB_TOKEN:-unset}] [${STDIO_SECRET:-unset}]\\""}',
+          },
+          { name: "mcp__web__auth_header", arguments: "{}" },
+          { name: "mcp__sdk__getenv", arguments: '{"name":"API_TOKEN"}' },
+        ],
+      },
+      { text: "done" },
+    ]);
+    try {
+      await writeConfig(home.path, llmConfig(llm.url, { approval: "auto" }));
+      const r = await runNavi([], {
+        home: home.path,
+        env: { WEB_TOKEN: header, STDIO_SECRET: stdioSecret },
+        stdin: [
+          `/mcp add web --url ${http.url} --header Authorization:$WEB_TOKEN`,
+          `/mcp add sdk --env API_TOKEN=$STDIO_SECRET -- ${Deno.execPath()} ${TEST_SERVER.join(" ")}`,
+          "go",
+          "/exit",
+          "",
+        ].join("\n"),
+      });
+      assertEquals(r.code, 0, r.stderr);
+      assertEquals(http.headers.at(-1)?.get("authorization"), header, "the server got the header");
+      const results = (llm.requests[1].body.messages as { role: string; content: string }[])
+        .filter((m) => m.role === "tool").map((m) => m.content);
+      assertEquals(JSON.parse(results[0]).output, "[unset] [unset]\n", "bash children lack both variables");
+      assertEquals(JSON.parse(results[1]).output, "[redacted]", "the header value, as the server saw it");
+      assertEquals(JSON.parse(results[2]).output, "[redacted]", "the env value, as the server saw it");
+      const sessions = [...Deno.readDirSync(join(home.path, "sessions"))]
+        .map((e) => Deno.readTextFileSync(join(home.path, "sessions", e.name))).join("");
+      const seen = r.stdout + r.stderr + sessions + results.join("");
+      for (const secret of [header, stdioSecret]) assert(!seen.includes(secret), `${secret} leaked`);
+    } finally {
+      await llm.close();
+      await http.close();
+    }
+  },
+);

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { defineRawTool, defineTool, toModelContent, truncateResult } from "../../core/mod.ts";
-import { assert, assertEquals, assertMatch, toolContext } from "../helpers.ts";
+import { defineRawTool, defineTool, parseArguments } from "../../core/mod.ts";
+import { assert, assertEquals, assertMatch, assertThrows, toolContext } from "../helpers.ts";
 
 const ctx = () => toolContext("/tmp");
 
@@ -48,71 +48,6 @@ Deno.test("a handler that throws becomes { ok: false, error }", async () => {
   assertEquals(await t.run("", ctx()), { ok: false, error: "disk on fire" });
 });
 
-Deno.test("a handler that hangs past its timeout fails with a timeout and sees its signal aborted", async () => {
-  let aborted = false;
-  const t = defineTool({
-    name: "hang",
-    description: "- Hangs.",
-    parameters: z.object({}),
-    approval: "read_only",
-    timeoutMs: 50,
-    handler: (_args, c) =>
-      new Promise((resolve) => {
-        const timer = setTimeout(resolve, 5_000);
-        c.signal.addEventListener("abort", () => {
-          aborted = true;
-          clearTimeout(timer);
-          resolve({ ok: true });
-        });
-      }),
-  });
-  const r = await t.run("{}", ctx());
-  assertEquals(r, { ok: false, error: "hang timed out after 50 ms" });
-  assert(aborted, "handler signal aborted");
-});
-
-Deno.test("a user abort stops a running handler", async () => {
-  const controller = new AbortController();
-  const t = defineTool({
-    name: "slow",
-    description: "- Slow.",
-    parameters: z.object({}),
-    approval: "read_only",
-    handler: (_a, c) =>
-      new Promise((resolve) => c.signal.addEventListener("abort", () => resolve({ ok: true }))),
-  });
-  const pending = t.run("{}", toolContext("/tmp", { signal: controller.signal }));
-  controller.abort();
-  assertEquals(await pending, { ok: false, error: "Aborted by the user" });
-});
-
-Deno.test("long output is truncated with a marker and truncated: true", async () => {
-  const t = defineTool({
-    name: "big",
-    description: "- Big.",
-    parameters: z.object({}),
-    approval: "read_only",
-    maxOutputChars: 1000,
-    handler: () => ({ ok: true, output: "x".repeat(5000), _signal: "y".repeat(5000) }),
-  });
-  const r = await t.run("{}", ctx());
-  assert(r.ok && r.truncated === true);
-  const content = toModelContent(r);
-  assert(content.length <= 1000, `content ${content.length} <= 1000`);
-  assertMatch(r.output as string, /\[\.\.\. truncated \d+ characters\]$/);
-  assertEquals((r._signal as string).length, 5000, "control fields are kept whole");
-});
-
-Deno.test("truncation falls back to the serialized JSON when no string field carries the bulk", () => {
-  const r = truncateResult({ ok: true, items: Array.from({ length: 500 }, (_, i) => i) }, 200);
-  assert(r.ok && r.truncated === true);
-  assert(toModelContent(r).length < 300);
-});
-
-Deno.test("control fields never reach the model", () => {
-  assertEquals(toModelContent({ ok: true, a: 1, _image_data_url: "data:..." }), '{"ok":true,"a":1}');
-});
-
 Deno.test("handler return values are normalized", async () => {
   const mk = (value: unknown) =>
     defineTool({
@@ -143,4 +78,22 @@ Deno.test("JSON Schema has no $schema, no noise bounds and a deterministic key o
   });
   assertEquals(Object.keys(raw.inputSchema), ["properties", "type"]);
   assertEquals(Object.keys(raw.inputSchema.properties as object), ["b", "a"], "property order kept");
+});
+
+Deno.test("arguments must be one JSON object: null, arrays, numbers and strings are refused by name", async () => {
+  const cases: [string, RegExp][] = [
+    ["null", /expected a JSON object, got null/],
+    ["[]", /expected a JSON object, got an array/],
+    ["1", /expected a JSON object, got a number/],
+    ['"x"', /expected a JSON object, got a string/],
+    ['{"text": ', /not valid JSON/],
+  ];
+  for (const [raw, re] of cases) {
+    assertThrows(() => parseArguments("echo", raw), re);
+    const r = await echo.run(raw, ctx());
+    assert(!r.ok);
+    assertMatch(r.error, re);
+  }
+  assertEquals(parseArguments("echo", ""), {});
+  assertEquals(parseArguments("echo", '{"a":1}'), { a: 1 });
 });

@@ -1,0 +1,64 @@
+/** The approval modes, from the most to the least careful. */
+export const APPROVAL_MODES = ["plan", "ask", "auto"] as const;
+/** Who approves tool calls: nobody may change anything (plan), the user (ask), nobody needs to (auto). */
+export type ApprovalMode = (typeof APPROVAL_MODES)[number];
+
+/** One OpenAI-compatible endpoint in `providers`. */
+export interface ProviderSettings {
+  /** The endpoint, e.g. `https://api.openai.com/v1`. */
+  base_url?: string;
+  /** The key, or `"$VAR"` to read it from that environment variable. */
+  api_key?: string;
+}
+
+/** One entry of `mcp_servers`: exactly one of `command` (stdio) or `url` (Streamable HTTP). */
+export interface McpServerConfig {
+  /** The program of a stdio server. */
+  command?: string;
+  /** Its arguments. */
+  args?: string[];
+  /** Extra environment of a stdio server; `"$VAR"` values come from navi's environment and are secrets. */
+  env?: Record<string, string>;
+  /** Working directory of a stdio server (default: the workspace). */
+  cwd?: string;
+  /** The endpoint of a Streamable HTTP server. */
+  url?: string;
+  /** HTTP headers; values (literal or `"$VAR"`) are secrets. */
+  headers?: Record<string, string>;
+  /** false keeps the server configured but off (default true). */
+  enabled?: boolean;
+  /** Seconds to connect and list tools (default 30). */
+  connect_timeout_s?: number;
+  /** Seconds a tool call may take (default 120). */
+  call_timeout_s?: number;
+}
+
+/** The `approval` section (a bare mode string is accepted too). */
+export interface ApprovalSettings {
+  /** The mode to start in (default "ask"). */
+  mode?: ApprovalMode;
+  /** Rules that skip the question in ask mode: tool names or globs, or `bash(<command prefix>*)`. */
+  allow?: string[];
+  /** Rules that refuse a call in every mode. */
+  deny?: string[];
+}
+
+/** A validated config.json (`$NAVI_HOME/config.json`). Every field is optional. */
+export interface Config {
+  /** OpenAI-compatible endpoints by name. */
+  providers?: Record<string, ProviderSettings>;
+  /** The provider to use (default: the only one, else the OPENAI_* variables). */
+  provider?: string;
+  /** The model to use. */
+  model?: string;
+  /** Model requests per user turn before the loop stops (default 50). */
+  max_steps?: number;
+  /** MCP servers by name (letters, digits, _ and -, no `__`). */
+  mcp_servers?: Record<string, McpServerConfig>;
+  /** Approval mode and rules. */
+  approval?: ApprovalSettings;
+  /** `{ "<tool name or glob>": false }` switches tools off. */
+  features?: Record<string, boolean>;
+  /** Per-plugin settings: `plugins.<file stem>` is handed to that plugin. */
+  plugins?: Record<string, unknown>;
+}
