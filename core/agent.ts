@@ -5,6 +5,7 @@ import type { Session } from "./session.ts";
 import { emptyUsage, ResponseAssembler, type ToolCall, type Usage } from "./stream.ts";
 import { ToolCallRunner, type ToolEvents } from "./tool_calls.ts";
 import type { Evolution, ToolPool } from "./tool_pool.ts";
+import type { CommandSandbox } from "./tool_types.ts";
 
 export type { ToolCall, Usage };
 
@@ -52,6 +53,8 @@ export interface AgentOptions {
   maxSteps?: number;
   /** Environment for child processes of tools (navi's secrets removed). */
   childEnv?: () => Record<string, string>;
+  /** The OS sandbox child processes of tools (bash) run in. */
+  sandbox?: CommandSandbox;
   /** Applied to tool results before they reach the model and the session file (removes known secrets). */
   redact?: (text: string) => string;
   /** Progress callbacks for the user interface. */

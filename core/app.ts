@@ -3,6 +3,7 @@ import { type Config, loadConfig } from "./config.ts";
 import type { Elicit, McpManager, McpServerState } from "./mcp/mod.ts";
 import { PluginLoader, type PluginReport } from "./plugin_loader.ts";
 import { type OpenAITool, ToolRegistry } from "./registry.ts";
+import { Sandbox } from "./sandbox/mod.ts";
 import { Secrets } from "./secrets.ts";
 import { ToolPool } from "./tool_pool.ts";
 import type { Tool } from "./tool_types.ts";
@@ -34,6 +35,8 @@ export class NaviApp {
   readonly plugins: PluginLoader;
   /** API keys, MCP header and `$VAR` env values; redacted from all output and kept from child processes. */
   readonly secrets: Secrets;
+  /** The OS sandbox bash commands run in (checked on first use; see `Sandbox.status`). */
+  readonly sandbox: Sandbox;
   #mcp?: McpManager;
   #mcpServers: Config["mcp_servers"];
 
@@ -44,6 +47,12 @@ export class NaviApp {
     this.config = opts.config;
     this.#mcpServers = opts.config.mcp_servers;
     this.secrets = Secrets.fromConfig(opts.config, Deno.env);
+    this.sandbox = new Sandbox({
+      home: this.home,
+      workspace: this.workspace,
+      settings: opts.config.sandbox,
+      env: Deno.env,
+    });
     for (const tool of opts.builtins) this.registry.register(tool);
     this.plugins = new PluginLoader(this.registry, {
       home: this.home,

@@ -14,9 +14,20 @@ export interface Decision {
   allowed: boolean;
   /**
    * What decided: a `read_only` tool, `auto` or `plan` mode, an allow `rule`, a `denied` rule, the `user`,
-   * a `session` answer ("always"), `refused` (nobody to ask) or `invalid` arguments.
+   * a `session` answer ("always"), the enforced `sandbox` (`sandbox.auto_allow`), `refused` (nobody to ask)
+   * or `invalid` arguments.
    */
-  how: "read_only" | "auto" | "rule" | "user" | "session" | "denied" | "refused" | "plan" | "invalid";
+  how:
+    | "read_only"
+    | "auto"
+    | "rule"
+    | "user"
+    | "session"
+    | "sandbox"
+    | "denied"
+    | "refused"
+    | "plan"
+    | "invalid";
   /** Why the call may not run, as the model is told. */
   error?: string;
 }
@@ -72,12 +83,23 @@ export class ApprovalPolicy {
   #allow: Rule[];
   #deny: Rule[];
   #ask?: AskUser;
+  #sandboxAllows?: (tool: string) => Promise<boolean>;
   /** Tools the user allowed outside the workspace for the rest of the session. */
   #outsideAllowed = new Set<string>();
 
-  /** The starting `mode`, allow and deny patterns, and `ask` (absent: calls needing approval are refused). */
-  constructor(opts: { mode: ApprovalMode; allow?: string[]; deny?: string[]; ask?: AskUser }) {
+  /**
+   * The starting `mode`, allow and deny patterns, `ask` (absent: calls needing approval are refused) and
+   * `sandboxAllows`: whether a tool runs inside an enforced sandbox that may skip the question in ask mode.
+   */
+  constructor(opts: {
+    mode: ApprovalMode;
+    allow?: string[];
+    deny?: string[];
+    ask?: AskUser;
+    sandboxAllows?: (tool: string) => Promise<boolean>;
+  }) {
     this.mode = opts.mode;
+    this.#sandboxAllows = opts.sandboxAllows;
     this.#allow = (opts.allow ?? []).map(parseRule);
     this.#deny = (opts.deny ?? []).map(parseRule);
     this.#ask = opts.ask;
@@ -97,6 +119,7 @@ export class ApprovalPolicy {
     }
     if (this.mode === "auto") return { allowed: true, how: "auto" };
     if (allows(this.#allow, { tool, args })) return { allowed: true, how: "rule" };
+    if (await this.#sandboxAllows?.(tool)) return { allowed: true, how: "sandbox" };
     return await this.#question(tool, { summary: summarize(args) });
   }
 

@@ -1,6 +1,12 @@
 import { join } from "node:path";
 import { z } from "zod";
-import { APPROVAL_MODES, type Config, type McpServerConfig } from "./config_types.ts";
+import {
+  APPROVAL_MODES,
+  type Config,
+  type McpServerConfig,
+  SANDBOX_MODES,
+  type SandboxSettings,
+} from "./config_types.ts";
 
 export {
   APPROVAL_MODES,
@@ -9,6 +15,9 @@ export {
   type Config,
   type McpServerConfig,
   type ProviderSettings,
+  SANDBOX_MODES,
+  type SandboxMode,
+  type SandboxSettings,
 } from "./config_types.ts";
 
 const stringMap = z.record(z.string(), z.string());
@@ -65,6 +74,14 @@ const ApprovalSchema = z.preprocess(
   }),
 );
 
+const SandboxSchema = z.strictObject({
+  mode: z.enum(SANDBOX_MODES).optional(),
+  network: z.boolean().optional(),
+  writable: z.array(z.string().min(1)).optional(),
+  network_commands: z.array(z.string().min(1)).optional(),
+  auto_allow: z.boolean().optional(),
+});
+
 const ConfigSchema = z.strictObject({
   providers: z.record(z.string(), ProviderSchema).optional(),
   provider: z.string().optional(),
@@ -72,6 +89,7 @@ const ConfigSchema = z.strictObject({
   max_steps: z.number().int().positive().optional(),
   mcp_servers: z.record(z.string(), McpServerSchema).optional(),
   approval: ApprovalSchema.optional(),
+  sandbox: SandboxSchema.optional(),
   features: z.record(z.string(), z.boolean()).optional(),
   plugins: z.record(z.string(), z.unknown()).optional(),
 }).superRefine((cfg, ctx) => {
@@ -98,6 +116,7 @@ const ConfigSchema = z.strictObject({
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
 const _configMatches: Same<z.output<typeof ConfigSchema>, Config> = true;
 const _serverMatches: Same<z.output<typeof McpServerSchema>, McpServerConfig> = true;
+const _sandboxMatches: Same<z.output<typeof SandboxSchema>, SandboxSettings> = true;
 
 /** An invalid config file; the message is one line naming the file, the field and the problem. */
 export class ConfigError extends Error {}

@@ -43,6 +43,25 @@ export interface ApprovalSettings {
   deny?: string[];
 }
 
+/** Sandbox modes: `auto` confines bash where the OS allows it and refuses bash otherwise; `off` never confines it. */
+export const SANDBOX_MODES = ["auto", "off"] as const;
+/** How bash commands are confined (see `SandboxSettings`). */
+export type SandboxMode = (typeof SANDBOX_MODES)[number];
+
+/** The `sandbox` section: how `bash` commands are confined by the OS. */
+export interface SandboxSettings {
+  /** `auto` (default): bubblewrap on Linux, sandbox-exec on macOS, and bash refuses when neither works. */
+  mode?: SandboxMode;
+  /** Give every command network access (default false: no network, no Unix sockets). */
+  network?: boolean;
+  /** Extra writable directories (`~/` is the home directory; relative paths start at the workspace). */
+  writable?: string[];
+  /** Commands that get network access, e.g. `"npm install*"`: every part of the command line must match. */
+  network_commands?: string[];
+  /** In ask mode, run bash without asking while the sandbox is enforced (default false); deny rules apply. */
+  auto_allow?: boolean;
+}
+
 /** A validated config.json (`$NAVI_HOME/config.json`). Every field is optional. */
 export interface Config {
   /** OpenAI-compatible endpoints by name. */
@@ -57,6 +76,8 @@ export interface Config {
   mcp_servers?: Record<string, McpServerConfig>;
   /** Approval mode and rules. */
   approval?: ApprovalSettings;
+  /** How bash commands are confined by the OS. */
+  sandbox?: SandboxSettings;
   /** `{ "<tool name or glob>": false }` switches tools off. */
   features?: Record<string, boolean>;
   /** Per-plugin settings: `plugins.<file stem>` is handed to that plugin. */

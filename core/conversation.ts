@@ -48,6 +48,7 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     allow: app.config.approval?.allow,
     deny: app.config.approval?.deny,
     ask: opts.ask,
+    sandboxAllows: (tool) => tool === "bash" ? app.sandbox.autoAllows() : Promise.resolve(false),
   });
   const warnings: string[] = [];
   let session: Session;
@@ -88,6 +89,7 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     workspace: app.workspace,
     maxSteps: app.config.max_steps,
     childEnv: () => app.secrets.childEnv(Deno.env),
+    sandbox: app.sandbox,
     redact: (text) => app.secrets.redact(text),
     events: opts.events,
   });

@@ -61,6 +61,9 @@ export {
   naviHome,
   parseConfig,
   type ProviderSettings,
+  SANDBOX_MODES,
+  type SandboxMode,
+  type SandboxSettings,
   SERVER_NAME_RULE,
   updateConfigFile,
   validServerName,
@@ -92,3 +95,10 @@ export { emptyUsage, ResponseAssembler } from "./stream.ts";
 export { ToolCallRunner, type ToolCallRunnerOptions, type ToolEvents } from "./tool_calls.ts";
 export { VERSION } from "./version.ts";
 export type { Elicit, McpServerState } from "./mcp/mod.ts";
+export {
+  Sandbox,
+  type SandboxOptions,
+  type SandboxState,
+  type SandboxStatus,
+  type SelfTestCheck,
+} from "./sandbox/mod.ts";

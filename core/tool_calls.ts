@@ -4,7 +4,7 @@ import type { Message, Session } from "./session.ts";
 import type { ToolCall } from "./stream.ts";
 import { parseArguments } from "./tool_define.ts";
 import { errorMessage, toModelContent } from "./tool_result.ts";
-import type { ToolContext, ToolResult } from "./tool_types.ts";
+import type { CommandSandbox, ToolContext, ToolResult } from "./tool_types.ts";
 
 /** What the user interface hears while tool calls run. */
 export interface ToolEvents {
@@ -30,6 +30,8 @@ export interface ToolCallRunnerOptions {
   workspace: string;
   /** Environment for child processes of tools (navi's secrets removed). */
   childEnv?: () => Record<string, string>;
+  /** The OS sandbox child processes of tools (bash) run in. */
+  sandbox?: CommandSandbox;
   /** Applied to tool results before they reach the model and the session file (removes known secrets). */
   redact?: (text: string) => string;
   /** Progress callbacks for the user interface. */
@@ -133,6 +135,7 @@ export class ToolCallRunner {
       confirm: (req) => policy.confirm(tool, req.detail),
       onOutput: events?.toolOutput ? (c) => events.toolOutput!(c) : undefined,
       childEnv: this.#opts.childEnv,
+      sandbox: this.#opts.sandbox,
     };
   }
 }

@@ -20,6 +20,27 @@ export interface ConfirmRequest {
   detail: string;
 }
 
+/** A command made ready to run inside the OS sandbox. */
+export interface SandboxedCommand {
+  /** Whether it may run; when false, `error` is one line for the model and nothing may be spawned. */
+  ok: boolean;
+  /** The argv to spawn instead of the original one (present when `ok`). */
+  argv?: string[];
+  /** Why the command may not run (present when not `ok`). */
+  error?: string;
+  /** Call once the process has exited: checks and repairs what a command may not leave behind; a note or "". */
+  done?(): Promise<string>;
+}
+
+/** The OS sandbox as a tool sees it: wraps a process's argv so that it runs confined. */
+export interface CommandSandbox {
+  /**
+   * Prepare `argv` (e.g. `["bash", "-c", command]`) to run in `cwd` inside the sandbox; `command` is the
+   * command line the user's `network_commands` rules are matched against.
+   */
+  wrap(argv: string[], opts: { command: string; cwd: string }): Promise<SandboxedCommand>;
+}
+
 /** The narrow context a tool handler receives. */
 export interface ToolContext {
   /** The workspace root (absolute). */
@@ -32,6 +53,8 @@ export interface ToolContext {
   onOutput?(chunk: string): void;
   /** Environment for child processes (navi's secrets removed); defaults to the process environment. */
   childEnv?(): Record<string, string>;
+  /** Confines child processes (bash); absent only for direct library callers, which then run unconfined. */
+  sandbox?: CommandSandbox;
 }
 
 /** Where a tool came from; the tool pool orders by it. */

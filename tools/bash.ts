@@ -11,6 +11,7 @@ export default defineTool({
     "- Runs a shell command with bash in the workspace directory and returns its exit code and combined output.",
     "- Use it for builds, tests, git and other programs; prefer read_file, grep, glob and edit_file for files.",
     "- Commands time out after timeout_ms (default 120000, at most 600000); interactive programs are not supported.",
+    "- Commands usually run in a sandbox: writes only in the workspace and a private /tmp, no network unless the user allowed it; if the sandbox blocks something the task needs, tell the user instead of working around it.",
   ].join("\n"),
   parameters: z.object({
     command: z.string().min(1).describe("The command line to run with `bash -c`."),
@@ -19,8 +20,13 @@ export default defineTool({
   approval: "command",
   timeoutMs: MAX_TIMEOUT_MS + 10_000,
   async handler({ command, timeout_ms = DEFAULT_TIMEOUT_MS }, ctx) {
-    const child = new Deno.Command("bash", {
-      args: ["-c", command],
+    const confined = ctx.sandbox
+      ? await ctx.sandbox.wrap(["bash", "-c", command], { command, cwd: ctx.workspace })
+      : { ok: true, argv: ["bash", "-c", command] };
+    if (!confined.ok || !confined.argv) return { ok: false, error: confined.error ?? "The sandbox refused" };
+    const [program, ...args] = confined.argv;
+    const child = new Deno.Command(program, {
+      args,
       cwd: ctx.workspace,
       env: ctx.childEnv?.() ?? Deno.env.toObject(),
       clearEnv: true,
@@ -52,6 +58,8 @@ export default defineTool({
     try {
       const [status] = await Promise.all([child.status, collect(child.stdout), collect(child.stderr)]);
       if (dropped) output += `\n[... ${dropped} more characters of output dropped]`;
+      const note = await confined.done?.();
+      if (note) output += `\n[${note}]`;
       if (stopped === "abort") throw new ToolError("Command aborted by the user");
       if (stopped === "timeout") {
         return { ok: false, error: `Command timed out after ${timeout_ms} ms and was killed`, output };

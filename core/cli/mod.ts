@@ -105,6 +105,19 @@ function buildProgram({ createApp, exit }: ProgramDeps) {
       console.log(sessionsCommand(naviHome(), opts));
     });
 
+  program
+    .command("sandbox")
+    .description("whether bash runs in the OS sandbox, what it may touch, and a fresh self-test")
+    .option("--json", "the status as JSON")
+    .action(async (opts) => {
+      const app = await createApp({ plugins: "skip" });
+      const { sandboxCommand } = await import("./commands/sandbox.ts");
+      const from = { sandbox: app.sandbox, settings: app.config.sandbox, workspace: app.workspace };
+      const { text, code } = await sandboxCommand(from, opts);
+      console.log(text);
+      exit(code);
+    });
+
   const collect = (value: string, previous: string[]) => [...previous, value];
   const mcp = program.command("mcp").description("MCP servers in config.json");
   mcp

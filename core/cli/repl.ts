@@ -171,6 +171,7 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
     if (convo!.policy.mode === "auto") {
       out.write(style.yellow("warning: approval mode auto runs every tool without asking") + "\n");
     }
+    app.sandbox.warning().then((w) => w && notify(style.yellow(w)));
   }
   prompt();
   for await (const raw of rl) {

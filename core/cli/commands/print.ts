@@ -42,6 +42,8 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
   if (convo.policy.mode === "auto" && Deno.stderr.isTerminal()) {
     err.write(style.yellow("navi: warning: approval mode auto runs every tool without asking") + "\n");
   }
+  const sandboxWarning = Deno.stderr.isTerminal() ? await app.sandbox.warning() : undefined;
+  if (sandboxWarning) err.write(style.yellow(`navi: ${sandboxWarning}`) + "\n");
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   Deno.addSignalListener("SIGINT", onSigint);
