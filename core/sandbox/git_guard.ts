@@ -14,7 +14,7 @@ export interface GitGuard {
   after(): Promise<string>;
 }
 
-const nothing = async () => "";
+const nothing = () => Promise.resolve("");
 
 async function lstat(path: string): Promise<Deno.FileInfo | undefined> {
   try {

@@ -140,7 +140,9 @@ export class Sandbox implements CommandSandbox {
       const wanted = env.get("NAVI_BWRAP");
       const binary = findExecutable(wanted || "bwrap", env.get("PATH"));
       if (binary) return { name: "bubblewrap", binary };
-      return { error: wanted ? `bubblewrap not found at ${wanted} (NAVI_BWRAP)` : "bubblewrap (bwrap) not on PATH" };
+      return {
+        error: wanted ? `bubblewrap not found at ${wanted} (NAVI_BWRAP)` : "bubblewrap (bwrap) not on PATH",
+      };
     }
     if (Deno.build.os === "darwin") {
       const binary = findExecutable("/usr/bin/sandbox-exec", undefined);
@@ -192,7 +194,9 @@ export class Sandbox implements CommandSandbox {
     }
     const ms = Math.round(performance.now() - started);
     const failed = checks.find((c) => !c.ok);
-    if (failed) return unavailable(`self-test: ${failed.name}: no (${failed.detail})`, { ...found, checks, ms });
+    if (failed) {
+      return unavailable(`self-test: ${failed.name}: no (${failed.detail})`, { ...found, checks, ms });
+    }
     if (key) await writeCache(file, key, { version, checks, ms });
     return enforced(version, { checks, ms });
   }

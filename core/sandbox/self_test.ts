@@ -115,7 +115,9 @@ export async function runSelfTest(
     const landed = await Deno.lstat(probe).then(() => true, () => false);
     if (landed) {
       await Deno.remove(probe).catch(() => {});
-      for (const c of checks) if (c.name === NAMES.outside) Object.assign(c, { ok: false, detail: "the file landed" });
+      for (const c of checks) {
+        if (c.name === NAMES.outside) Object.assign(c, { ok: false, detail: "the file landed" });
+      }
     }
     tcp.close();
     unix.close();

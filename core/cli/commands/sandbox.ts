@@ -4,7 +4,7 @@ import { makeStyle } from "../style.ts";
 /** What `navi sandbox` reports on. */
 export interface SandboxReportFrom {
   /** The app's sandbox. */
-  sandbox: Pick<Sandbox, "status" | "paths">;
+  sandbox: Pick<Sandbox, "status" | "paths" | "warning">;
   /** The `sandbox` section of config.json. */
   settings: Config["sandbox"];
   /** The workspace. */
@@ -31,6 +31,7 @@ async function describe(status: SandboxStatus, from: SandboxReportFrom): Promise
   const lines = [`sandbox: ${color(status.summary)}`];
   if (status.binary) lines.push(`binary: ${status.binary}`);
   if (status.state === "off") return lines.join("\n");
+  if (status.state === "unavailable") lines.push(style.yellow((await from.sandbox.warning())!));
   const settings = from.settings ?? {};
   const paths = await from.sandbox.paths();
   const commands = settings.network_commands?.length ? `; for ${settings.network_commands.join(", ")}` : "";

@@ -51,7 +51,7 @@ Deno.test("sandboxed bash: .git/hooks and .git/config are read-only, .git cannot
   assertEquals(await Deno.readTextFile(join(ws.path, ".git/config")), config);
 });
 
-async function tcpServer(): Promise<{ port: number; accepted: () => number } & AsyncDisposable> {
+function tcpServer(): { port: number; accepted: () => number } & AsyncDisposable {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   let accepted = 0;
   const loop = (async () => {
@@ -76,7 +76,7 @@ async function tcpServer(): Promise<{ port: number; accepted: () => number } & A
 Deno.test("sandboxed bash: a TCP connect to 127.0.0.1 fails by default and works with network: true", async () => {
   await using home = await tempDir();
   await using ws = await tempDir();
-  await using server = await tcpServer();
+  await using server = tcpServer();
   const connect = `timeout 5 bash -c "cat < /dev/tcp/127.0.0.1/${server.port}"`;
   const closed = await bashThroughNavi(() => [connect], { home: home.path, ws: ws.path });
   assert(!closed.outcomes[0].ok);
@@ -94,7 +94,7 @@ Deno.test("sandboxed bash: a TCP connect to 127.0.0.1 fails by default and works
 Deno.test("sandboxed bash: network_commands give network to matching command lines only", async () => {
   await using home = await tempDir();
   await using ws = await tempDir();
-  await using server = await tcpServer();
+  await using server = tcpServer();
   const connect = `timeout 5 bash -c "cat < /dev/tcp/127.0.0.1/${server.port}"`;
   const { outcomes } = await bashThroughNavi(() => [connect, `true && ${connect}`], {
     home: home.path,

@@ -63,7 +63,9 @@ export async function bashThroughNavi(
     const dec = new TextDecoder();
     const result = { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
     const last = server.requests.at(-1)?.body.messages as { role: string; content: string }[] | undefined;
-    const outcomes = (last ?? []).filter((m) => m.role === "tool").map((m) => JSON.parse(m.content) as Outcome);
+    const outcomes = (last ?? []).filter((m) => m.role === "tool").map((m) =>
+      JSON.parse(m.content) as Outcome
+    );
     return { outcomes, result, pid };
   } finally {
     await server.close();
