@@ -1,5 +1,5 @@
 // The pieces of the sandbox that need no process: bubblewrap's argument list, the seccomp program, the
-// network_commands matching and the .git guard.
+// network_commands matching, the .git guard and the approval policy's use of the sandbox.
 import { join } from "node:path";
 import {
   bwrapArgs,
@@ -9,6 +9,7 @@ import {
   seccompFilter,
 } from "../../../core/sandbox/mod.ts";
 import { guardGit } from "../../../core/sandbox/git_guard.ts";
+import { ApprovalPolicy } from "../../../core/mod.ts";
 import { assert, assertEquals, assertMatch, tempDir } from "../../helpers.ts";
 
 const plan = (over: Partial<ConfinePlan> = {}): ConfinePlan => ({
@@ -119,4 +120,22 @@ Deno.test("macOS profile: writes only where allowed, home hidden, no network unl
   assertMatch(profile, /\(deny file-read\* file-write\* \(subpath "\/Users\/u\/\.navi"\)\)/);
   assertMatch(profile, /\(deny network\*\)/);
   assert(!seatbeltProfile(plan({ network: true })).includes("(deny network*)"));
+});
+
+Deno.test("approval: an enforced sandbox with auto_allow skips the question in ask mode only, after deny rules", async () => {
+  const asked: string[] = [];
+  const make = (mode: "plan" | "ask", allows: boolean) =>
+    new ApprovalPolicy({
+      mode,
+      deny: ["bash(rm *)"],
+      ask: ({ tool }) => (asked.push(tool), Promise.resolve("no")),
+      sandboxAllows: (tool) => Promise.resolve(allows && tool === "bash"),
+    });
+  const call = (command: string) => ({ tool: "bash", approval: "command" as const, args: { command } });
+  assertEquals(await make("ask", true).decide(call("make")), { allowed: true, how: "sandbox" });
+  assertEquals((await make("ask", true).decide(call("rm -rf x"))).how, "denied");
+  assertEquals((await make("plan", true).decide(call("make"))).how, "plan");
+  assertEquals(asked, []);
+  assertEquals((await make("ask", false).decide(call("make"))).how, "user");
+  assertEquals(asked, ["bash"]);
 });

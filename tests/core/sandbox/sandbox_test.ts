@@ -126,3 +126,24 @@ Deno.test("sandbox.writable adds directories (~/ and relative paths); missing on
   assertMatch(r.output as string, /not-ok': Read-only file system/);
   assert(Deno.statSync(join(extra.path, "cache/ok")).isFile);
 });
+
+Deno.test("the sandbox warns when bash is unconfined (mode off) or refused, and not when enforced", async () => {
+  await using home = await tempDir();
+  const off = new Sandbox({ home: home.path, workspace: home.path, settings: { mode: "off" }, env: env({}) });
+  assertEquals(await off.warning(), `warning: bash runs without a sandbox (sandbox.mode is "off")`);
+  assertEquals(await off.autoAllows(), false);
+  const refused = new Sandbox({
+    home: home.path,
+    workspace: home.path,
+    env: env({ NAVI_BWRAP: "/no/bwrap" }),
+  });
+  assertMatch((await refused.warning())!, /^warning: bash is disabled: no working sandbox/);
+  const enforced = new Sandbox({
+    home: home.path,
+    workspace: home.path,
+    settings: { auto_allow: true },
+    env: env({}),
+  });
+  assertEquals(await enforced.warning(), undefined);
+  assertEquals(await enforced.autoAllows(), true);
+});
