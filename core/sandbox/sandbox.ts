@@ -94,7 +94,7 @@ export class Sandbox implements CommandSandbox {
     if (status.state === "off") return { ok: true, argv, done: () => Promise.resolve("") };
     if (status.state !== "enforced") return { ok: false, error: this.#refusal(status) };
     const workspace = await Deno.realPath(this.#opts.workspace);
-    const guard = await guardGit(workspace);
+    const guard = await guardGit(workspace, { home: this.#opts.env.get("HOME") });
     if (guard.error) return { ok: false, error: `bash cannot run: ${guard.error}` };
     const network = this.#opts.settings?.network === true || this.#network.allow(opts.command);
     const paths = await this.paths();

@@ -168,3 +168,32 @@ Deno.test("sandbox.auto_allow lets ask mode run bash while the sandbox is enforc
   });
   assertMatch(unavailable.outcomes[0].error!, /^Not approved/, "no sandbox, so the question stays");
 });
+
+Deno.test("sandboxed bash: core.hooksPath (husky's .husky/_) and include.path files in the workspace are guarded", async () => {
+  await using home = await tempDir();
+  await using ws = await tempDir();
+  await new Deno.Command("git", { args: ["init", "-q", ws.path] }).output();
+  await Deno.mkdir(join(ws.path, ".husky/_"), { recursive: true });
+  await Deno.writeTextFile(join(ws.path, "shared.gitconfig"), "[user]\n\tname = x\n");
+  await Deno.writeTextFile(
+    join(ws.path, ".git/config"),
+    '[core]\n\thooksPath = .husky/_\n[include]\n\tpath = ../shared.gitconfig\n[includeIf "onbranch:x"]\n' +
+      "\tpath = ../later.gitconfig\n",
+    { append: true },
+  );
+  const { outcomes } = await bashThroughNavi(() => [
+    "echo 'echo pwned' > .husky/_/pre-commit",
+    "mv .husky .husky-old",
+    "echo '[core] fsmonitor = evil' >> shared.gitconfig",
+    "echo '[core] fsmonitor = evil' > later.gitconfig",
+    "echo fine > .husky/README",
+  ], { home: home.path, ws: ws.path });
+  assertMatch(outcomes[0].output!, /pre-commit: Read-only file system/);
+  assertMatch(outcomes[1].output!, /Device or resource busy/);
+  assertMatch(outcomes[2].output!, /shared\.gitconfig: Read-only file system/);
+  assert(outcomes[3].ok);
+  assertMatch(outcomes[3].output!, /navi removed later\.gitconfig, which the command created/);
+  assert(outcomes[4].ok, "the rest of the workspace stays writable");
+  assert(!await exists(join(ws.path, "later.gitconfig")));
+  assert(!await exists(join(ws.path, ".husky/_/pre-commit")));
+});

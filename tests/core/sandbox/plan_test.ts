@@ -8,7 +8,7 @@ import {
   seatbeltProfile,
   seccompFilter,
 } from "../../../core/sandbox/mod.ts";
-import { guardGit } from "../../../core/sandbox/git_guard.ts";
+import { configTargets, guardGit } from "../../../core/sandbox/git_guard.ts";
 import { ApprovalPolicy } from "../../../core/mod.ts";
 import { assert, assertEquals, assertMatch, tempDir } from "../../helpers.ts";
 
@@ -138,4 +138,24 @@ Deno.test("approval: an enforced sandbox with auto_allow skips the question in a
   assertEquals(asked, []);
   assertEquals((await make("ask", false).decide(call("make"))).how, "user");
   assertEquals(asked, ["bash"]);
+});
+
+Deno.test("git config: core.hooksPath and include paths are found and resolved like git does", () => {
+  const text = [
+    "[core]",
+    "\trepositoryformatversion = 0",
+    '\thooksPath = ".husky/_" ; husky',
+    "[include]",
+    "\tpath = ../shared.gitconfig",
+    '[includeIf "gitdir:~/work/"]',
+    "\tpath = ~/.work.gitconfig",
+    "[alias] path = not/this",
+    "[Core] HooksPath = /abs/hooks",
+  ].join("\n");
+  assertEquals(configTargets(text, { workspace: "/w", gitDir: "/w/.git", home: "/h" }), [
+    "/w/.husky/_",
+    "/w/shared.gitconfig",
+    "/h/.work.gitconfig",
+    "/abs/hooks",
+  ]);
 });
