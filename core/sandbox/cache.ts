@@ -49,11 +49,14 @@ export async function readCache(file: string, key: CacheKey): Promise<CachedResu
 }
 
 /** Store a passing result (atomically; a failure to write only costs the next start a self-test). */
-export async function writeCache(file: string, key: CacheKey, result: CachedResult): Promise<void> {
+export async function writeCache(
+  file: string,
+  entry: { key: CacheKey; result: CachedResult },
+): Promise<void> {
   try {
     await Deno.mkdir(dirname(file), { recursive: true });
     const tmp = `${file}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-    await Deno.writeTextFile(tmp, JSON.stringify({ key, result }, null, 2) + "\n");
+    await Deno.writeTextFile(tmp, JSON.stringify(entry, null, 2) + "\n");
     await Deno.rename(tmp, file);
   } catch { /* the cache is an optimisation */ }
 }

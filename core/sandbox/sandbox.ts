@@ -197,7 +197,7 @@ export class Sandbox implements CommandSandbox {
     if (failed) {
       return unavailable(`self-test: ${failed.name}: no (${failed.detail})`, { ...found, checks, ms });
     }
-    if (key) await writeCache(file, key, { version, checks, ms });
+    if (key) await writeCache(file, { key, result: { version, checks, ms } });
     return enforced(version, { checks, ms });
   }
 
