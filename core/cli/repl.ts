@@ -93,6 +93,7 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
   });
   let convo: Conversation | undefined;
   const open = (resume: boolean) => {
+    convo?.close();
     convo = openConversation(app, {
       ...opts,
       ...(resume ? {} : { resume: undefined, continue: false }),
