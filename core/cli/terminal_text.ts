@@ -9,6 +9,7 @@ function visible(c: string): string {
   return `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`;
 }
 
+// deno-lint-ignore no-control-regex -- matching control characters is the point
 const CONTROLS = /\r\n|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 
 /** Every control character but newline and tab shown escaped (`\r\n` becomes `\n`); for untrusted text. */
@@ -17,6 +18,7 @@ export function escapeControls(text: string): string {
 }
 
 /** navi's own sequences: colours (SGR), and clearing the current line (`\r` + erase-in-line). */
+// deno-lint-ignore no-control-regex -- matching control characters is the point
 const SINK = /\x1b\[[0-9;]*m|\r?\x1b\[[012]?K|\r\n|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 
 /**
