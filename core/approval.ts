@@ -1,5 +1,7 @@
+import { type CommandPattern, matchesCommand, parseCommandPattern } from "./command_rule.ts";
 import type { ApprovalMode } from "./config.ts";
 import { globToRegExp } from "./files.ts";
+import { shellCommands } from "./shell_words.ts";
 import type { ApprovalClass } from "./tool_types.ts";
 
 /** The user's answer to an approval question. */
@@ -27,6 +29,8 @@ export interface Rule {
   tool: RegExp;
   /** For `tool(command prefix*)` rules: matches one simple command of the call's `command` argument. */
   command?: RegExp;
+  /** The same command read as a command (program, option set, words): how deny rules see respellings. */
+  pattern?: CommandPattern;
 }
 
 /** Parse `"name-or-glob"` or `"bash(command prefix*)"` into a rule. */
@@ -36,6 +40,7 @@ export function parseRule(pattern: string): Rule {
   return {
     tool: globToRegExp(m[1]),
     command: new RegExp(globToRegExp(m[2]).source.replace(/\[\^\/\]\*/g, ".*")),
+    pattern: parseCommandPattern(m[2]),
   };
 }
 
@@ -49,7 +54,11 @@ function denies(rule: Rule, call: { tool: string; args: Record<string, unknown> 
   if (!rule.tool.test(tool)) return false;
   if (!rule.command) return true;
   const command = typeof args.command === "string" ? args.command : "";
-  return commandSegments(command).some((seg) => rule.command!.test(seg)) || rule.command.test(command.trim());
+  const re = rule.command;
+  if (commandSegments(command).some((seg) => re.test(seg)) || re.test(command.trim())) return true;
+  return shellCommands(command).some((words) =>
+    re.test(words.join(" ")) || (rule.pattern !== undefined && matchesCommand(rule.pattern, words))
+  );
 }
 
 function allows(rules: Rule[], call: { tool: string; args: Record<string, unknown> }): boolean {
