@@ -1,4 +1,3 @@
-import { parse } from "shell-quote";
 import { globToRegExp } from "./files.ts";
 
 /**
@@ -63,13 +62,7 @@ function shape(words: string[]): Shape {
 export function parseCommandPattern(text: string): CommandPattern | undefined {
   const trimmed = text.trim();
   const open = trimmed.endsWith("*");
-  let words: string[];
-  try {
-    words = parse(trimmed).map((t) => (typeof t === "string" ? t : "pattern" in t ? t.pattern : ""));
-  } catch {
-    words = trimmed.split(/\s+/);
-  }
-  words = words.filter(Boolean);
+  const words = trimmed.split(/\s+/).map((w) => w.replace(/^(["'])(.*)\1$/, "$2")).filter(Boolean);
   if (open) {
     const last = words.at(-1)!;
     if (last === "*") words.pop();

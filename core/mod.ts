@@ -49,7 +49,6 @@ export {
   summarize,
 } from "./approval.ts";
 export { type CommandPattern, matchesCommand, parseCommandPattern } from "./command_rule.ts";
-export { shellCommands } from "./shell_words.ts";
 export {
   APPROVAL_MODES,
   type ApprovalMode,

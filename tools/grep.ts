@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
 import { z } from "zod";
 import {
   defineTool,
@@ -18,10 +18,12 @@ const MAX_FILE_BYTES = 5 * 1024 * 1024;
 const SLICE_MS = 20;
 
 /**
- * Compile a JavaScript-syntax pattern for RE2 (re2js): matching takes time linear in the text, so no
- * pattern can hang navi. Lookahead and backreferences have no linear-time form and are refused.
+ * Compile a JavaScript-syntax pattern for RE2 (re2js, loaded on first use): matching takes time linear in
+ * the text, so no pattern can hang navi. Lookahead and backreferences have no linear-time form and are
+ * refused.
  */
-function compile(pattern: string): RE2JS {
+async function compile(pattern: string): Promise<RE2JS> {
+  const { RE2JS } = await import("re2js");
   try {
     for (let i = 0; i < pattern.length; i++) {
       if (pattern[i] !== "\\") continue;
@@ -56,7 +58,7 @@ export default defineTool({
   concurrencySafe: true,
   timeoutMs: 60_000,
   async handler({ pattern, path = ".", glob }, ctx) {
-    const re = compile(pattern);
+    const re = await compile(pattern);
     const root = await resolveInWorkspace(ctx, path);
     const info = await Deno.stat(root).catch(() => null);
     if (!info) throw new ToolError(`Path not found: ${displayPath(ctx.workspace, root)}`);

@@ -1,4 +1,4 @@
-import { shellCommands } from "../../core/mod.ts";
+import { shellCommands } from "../../core/shell_words.ts";
 import { assert, assertEquals } from "../helpers.ts";
 
 Deno.test("quoting, escapes and whitespace are removed; lists, pipelines and redirections are split", () => {
