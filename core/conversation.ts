@@ -50,7 +50,7 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     mode: opts.approval ?? app.config.approval?.mode ?? "ask",
     allow: app.config.approval?.allow,
     deny: app.config.approval?.deny,
-    ask: opts.ask,
+    ask: opts.ask && ((q) => opts.ask!({ tool: q.tool, summary: app.secrets.redact(q.summary) })),
   });
   const warnings: string[] = [];
   const redact = (text: string) => app.secrets.redact(text);

@@ -99,7 +99,13 @@ Deno.test("no secret reaches stdout, stderr, the session (messages and audit err
 
 Deno.test("the REPL screen under a real terminal: a key split across streamed pieces is redacted, control sequences are shown, not obeyed", async () => {
   await using home = await tempDir();
-  const llm = startLlmServer([{ text: keyAcrossPieces(`osc ${OSC} after`) }]);
+  await using ws = await tempDir();
+  const outsidePath = join(home.path, "evil\x1b]2;pwned\x07.txt");
+  const llm = startLlmServer([
+    { toolCalls: [{ name: "bash", arguments: JSON.stringify({ command: `echo ${KEY}` }) }] },
+    { toolCalls: [{ name: "write_file", arguments: JSON.stringify({ path: outsidePath, content: "x" }) }] },
+    { text: keyAcrossPieces(`osc ${OSC} after`) },
+  ]);
   try {
     await Deno.writeTextFile(
       join(home.path, "config.json"),
@@ -107,15 +113,28 @@ Deno.test("the REPL screen under a real terminal: a key split across streamed pi
     );
     await using term = await startTmux([Deno.execPath(), "run", "-A", MAIN], {
       env: { NAVI_HOME: home.path, NAVI_TEST_KEY: KEY, NO_COLOR: "1" },
-      cwd: home.path,
+      cwd: ws.path,
     });
     const titleBefore = await term.title();
-    await until(async () => (await term.screen()).includes("›"), 30_000, "the prompt");
+    const shows = (text: string, what: string) =>
+      until(async () => (await term.screen()).includes(text), 30_000, what);
+    await shows("›", "the prompt");
     await term.send("tell me", { literal: true });
     await term.send("Enter");
-    await until(async () => (await term.screen()).includes("END-OF-ANSWER"), 30_000, "the answer");
+    await shows("allow bash", "the question about bash");
+    await term.send("n");
+    await term.send("Enter");
+    await shows("allow write_file", "the question about write_file");
+    await term.send("y");
+    await term.send("Enter");
+    await shows("outside the workspace", "the question about the outside path");
+    await term.send("n");
+    await term.send("Enter");
+    await shows("END-OF-ANSWER", "the answer");
     const screen = await term.screen();
     assert(!screen.includes(KEY) && !screen.includes(KEY.slice(0, 12)), screen);
+    assertMatch(screen, /allow bash command="echo \[redacted\]"/);
+    assertMatch(screen, /outside the workspace: .*evil\\x1b\]2;pwned\\x07\.txt/);
     assertMatch(screen, /\[redacted\] osc \\x1b\]52;c;ZXZpbA==\\x07\\x1b\]2;pwned\\x07\\x1b\[2J after/);
     assertMatch(screen, /tell me/, "the screen was not cleared");
     assertEquals(await term.buffers(), "", "no clipboard write");
