@@ -39,6 +39,7 @@ export class NaviApp {
   readonly sandbox: Sandbox;
   #mcp?: McpManager;
   #mcpServers: Config["mcp_servers"];
+  #closers: (() => void)[] = [];
 
   /** Register the built-ins and prepare plugins and secrets; nothing is loaded or connected yet. */
   constructor(opts: AppOptions) {
@@ -98,6 +99,7 @@ export class NaviApp {
       version: VERSION,
       env: Deno.env,
       elicit: opts.elicit,
+      secrets: this.secrets,
     });
     await this.#mcp.start();
   }
@@ -116,8 +118,21 @@ export class NaviApp {
     else await this.startMcp(opts);
   }
 
-  /** Close MCP connections (ends stdio server processes). The CLI program calls this once, at exit. */
+  /** Run `fn` at `close` (conversations release their sessions this way). */
+  onClose(fn: () => void): void {
+    this.#closers.push(fn);
+  }
+
+  /**
+   * Close MCP connections (ends stdio server processes) and release open sessions. The CLI program calls
+   * this once, at exit.
+   */
   async close(): Promise<void> {
+    for (const fn of this.#closers.splice(0)) {
+      try {
+        fn();
+      } catch { /* closing one thing must not keep the others open */ }
+    }
     await this.#mcp?.close();
   }
 }

@@ -1,3 +1,4 @@
+import { type CommandPattern, matchesCommand, parseCommandPattern } from "./command_rule.ts";
 import type { ApprovalMode } from "./config.ts";
 import { globToRegExp } from "./files.ts";
 import type { ApprovalClass } from "./tool_types.ts";
@@ -38,6 +39,8 @@ export interface Rule {
   tool: RegExp;
   /** For `tool(command prefix*)` rules: matches one simple command of the call's `command` argument. */
   command?: RegExp;
+  /** The same command read as a command (program, option set, words): how deny rules see respellings. */
+  pattern?: CommandPattern;
 }
 
 /** Parse `"name-or-glob"` or `"bash(command prefix*)"` into a rule. */
@@ -47,6 +50,7 @@ export function parseRule(pattern: string): Rule {
   return {
     tool: globToRegExp(m[1]),
     command: new RegExp(globToRegExp(m[2]).source.replace(/\[\^\/\]\*/g, ".*")),
+    pattern: parseCommandPattern(m[2]),
   };
 }
 
@@ -55,12 +59,29 @@ export function commandSegments(command: string): string[] {
   return command.split(/\s*(?:&&|\|\||;|\||&|\n)\s*/).map((s) => s.trim()).filter(Boolean);
 }
 
-function denies(rule: Rule, call: { tool: string; args: Record<string, unknown> }): boolean {
+/**
+ * Whether a deny rule blocks the call. Command rules match the text of each part (as before), then the
+ * commands the shell would run (the shell reader is loaded on first use, not at start-up).
+ */
+async function denied(
+  rules: Rule[],
+  call: { tool: string; args: Record<string, unknown> },
+): Promise<boolean> {
   const { tool, args } = call;
-  if (!rule.tool.test(tool)) return false;
-  if (!rule.command) return true;
+  const mine = rules.filter((r) => r.tool.test(tool));
+  if (!mine.length) return false;
+  if (mine.some((r) => !r.command)) return true;
   const command = typeof args.command === "string" ? args.command : "";
-  return commandSegments(command).some((seg) => rule.command!.test(seg)) || rule.command.test(command.trim());
+  const segments = commandSegments(command);
+  const byText = (re: RegExp) => segments.some((seg) => re.test(seg)) || re.test(command.trim());
+  if (mine.some((r) => byText(r.command!))) return true;
+  const { shellCommands } = await import("./shell_words.ts");
+  const commands = shellCommands(command);
+  return mine.some((r) =>
+    commands.some((words) =>
+      r.command!.test(words.join(" ")) || (r.pattern !== undefined && matchesCommand(r.pattern, words))
+    )
+  );
 }
 
 function allows(rules: Rule[], call: { tool: string; args: Record<string, unknown> }): boolean {
@@ -110,7 +131,7 @@ export class ApprovalPolicy {
     call: { tool: string; approval: ApprovalClass; args: Record<string, unknown> },
   ): Promise<Decision> {
     const { tool, approval, args } = call;
-    if (this.#deny.some((r) => denies(r, { tool, args }))) {
+    if (await denied(this.#deny, { tool, args })) {
       return { allowed: false, how: "denied", error: `Denied: ${tool} is blocked by a deny rule in config` };
     }
     if (approval === "read_only") return { allowed: true, how: "read_only" };

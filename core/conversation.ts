@@ -5,7 +5,8 @@ import type { ApprovalMode } from "./config.ts";
 import { LlmClient } from "./llm.ts";
 import { systemPrompt } from "./prompt.ts";
 import type { OpenAITool } from "./registry.ts";
-import { newestSessionIn, Session, SessionError } from "./session.ts";
+import { Session, SessionError } from "./session.ts";
+import { newestSessionIn } from "./session_list.ts";
 import type { ToolPool } from "./tool_pool.ts";
 
 /** How to open a conversation. */
@@ -38,6 +39,8 @@ export interface Conversation {
   pool: ToolPool;
   /** Problems found while resuming (corrupt lines, unanswered tool calls), for the user. */
   warnings: string[];
+  /** Release the session (its lock); also done by `app.close()`. */
+  close(): void;
 }
 
 /** Start a new conversation or resume a persisted one (`--resume <id>`, `--continue`). */
@@ -47,10 +50,11 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     mode: opts.approval ?? app.config.approval?.mode ?? "ask",
     allow: app.config.approval?.allow,
     deny: app.config.approval?.deny,
-    ask: opts.ask,
+    ask: opts.ask && ((q) => opts.ask!({ tool: q.tool, summary: app.secrets.redact(q.summary) })),
     sandboxAllows: (tool) => tool === "bash" ? app.sandbox.autoAllows() : Promise.resolve(false),
   });
   const warnings: string[] = [];
+  const redact = (text: string) => app.secrets.redact(text);
   let session: Session;
   let tools: readonly OpenAITool[] | undefined;
   let id = opts.resume;
@@ -59,7 +63,7 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     if (!id) throw new SessionError(`no session to continue in ${app.workspace}`);
   }
   if (id) {
-    const loaded = Session.load(app.home, id);
+    const loaded = Session.load(app.home, id, { redact });
     session = loaded.session;
     tools = loaded.tools;
     warnings.push(...loaded.warnings);
@@ -69,7 +73,11 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     }
   } else {
     const choice = safeChoice(llm);
-    session = Session.create(app.home, { cwd: app.workspace, provider: choice?.name, model: choice?.model });
+    session = Session.create(
+      app.home,
+      { cwd: app.workspace, provider: choice?.name, model: choice?.model },
+      { redact },
+    );
     session.addMessage({
       role: "system",
       content: systemPrompt({
@@ -79,6 +87,9 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
       }),
     });
   }
+  const opened = session;
+  const close = () => opened.close();
+  app.onClose(close);
   const pool = app.createPool({ readOnly: () => policy.mode === "plan", previous: tools });
   const agent = new Agent({
     registry: app.registry,
@@ -90,10 +101,10 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     maxSteps: app.config.max_steps,
     childEnv: () => app.secrets.childEnv(Deno.env),
     sandbox: app.sandbox,
-    redact: (text) => app.secrets.redact(text),
+    redact,
     events: opts.events,
   });
-  return { agent, llm, policy, pool, warnings };
+  return { agent, llm, policy, pool, warnings, close };
 }
 
 function safeChoice(llm: LlmClient) {

@@ -31,14 +31,13 @@ export {
 } from "./agent.ts";
 export {
   type AuditRecord,
-  listSessions,
   type Message,
-  newestSessionIn,
   Session,
   SessionError,
   type SessionMeta,
-  type SessionSummary,
+  type SessionOptions,
 } from "./session.ts";
+export { listSessions, newestSessionIn, type SessionSummary } from "./session_list.ts";
 export {
   type Answer,
   ApprovalPolicy,
@@ -49,6 +48,7 @@ export {
   type Rule,
   summarize,
 } from "./approval.ts";
+export { type CommandPattern, matchesCommand, parseCommandPattern } from "./command_rule.ts";
 export {
   APPROVAL_MODES,
   type ApprovalMode,
@@ -78,7 +78,7 @@ export {
   LlmClient,
   preloadSdk,
 } from "./llm.ts";
-export { type Env, ENV_REF, resolveEnvRef, Secrets } from "./secrets.ts";
+export { type Env, ENV_REF, RedactingStream, type Redactor, resolveEnvRef, Secrets } from "./secrets.ts";
 export {
   discoverPlugins,
   PluginLoader,

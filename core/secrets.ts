@@ -18,8 +18,16 @@ export function resolveEnvRef(value: string | undefined, env: Pick<Env, "get">):
   return name === undefined ? value : env.get(name);
 }
 
+/** What redacts text: whole secrets out of a text, and how much of a text's end could begin one. */
+export interface Redactor {
+  /** Replace every known secret in `text` with `[redacted]`. */
+  redact(text: string): string;
+  /** The length of the longest end of `text` that is the beginning of a secret (to hold back while streaming). */
+  heldBack(text: string): number;
+}
+
 /** The secrets navi knows of (API keys, MCP header and env values); redacts them from any text. */
-export class Secrets {
+export class Secrets implements Redactor {
   #values = new Set<string>();
   #envNames = new Set<string>(["OPENAI_API_KEY"]);
 
@@ -56,16 +64,36 @@ export class Secrets {
     for (const v of values) this.add(resolveEnvRef(v, env));
   }
 
-  /** Remember a secret value (values under 8 characters are too common to redact safely). */
+  /**
+   * Remember a secret value (values under 8 characters are too common to redact safely), also in its
+   * JSON-escaped spellings, as it appears inside a serialized record (and in tool-call arguments there).
+   */
   add(value: string | undefined): void {
-    if (value && value.length >= 8) this.#values.add(value);
+    if (!value || value.length < 8) return;
+    const once = JSON.stringify(value).slice(1, -1);
+    for (const v of [value, once, JSON.stringify(once).slice(1, -1)]) this.#values.add(v);
   }
 
-  /** Replace every known secret in `text` with `[redacted]`. */
+  /** Replace every known secret in `text` with `[redacted]` (longer secrets first). */
   redact(text: string): string {
     let out = text;
-    for (const v of this.#values) if (out.includes(v)) out = out.split(v).join("[redacted]");
+    const values = [...this.#values].sort((a, b) => b.length - a.length);
+    for (const v of values) if (out.includes(v)) out = out.split(v).join("[redacted]");
     return out;
+  }
+
+  /** The length of the longest end of `text` that is the beginning of a known secret. */
+  heldBack(text: string): number {
+    let held = 0;
+    for (const v of this.#values) {
+      for (let k = Math.min(v.length - 1, text.length); k > held; k--) {
+        if (text.endsWith(v.slice(0, k))) {
+          held = k;
+          break;
+        }
+      }
+    }
+    return held;
   }
 
   /** The environment for child processes: the process environment minus navi's secrets. */
@@ -76,5 +104,34 @@ export class Secrets {
       out[k] = v;
     }
     return out;
+  }
+}
+
+/**
+ * Redacts text that arrives in pieces (a streamed answer, a child's output): a secret split across pieces is
+ * still caught, because the end of what was seen is held back while it could be the beginning of one.
+ */
+export class RedactingStream {
+  #redactor: Redactor;
+  #pending = "";
+
+  /** Redact with `redactor` (a Secrets). */
+  constructor(redactor: Redactor) {
+    this.#redactor = redactor;
+  }
+
+  /** Take in a piece; returns the redacted text that is safe to pass on now. */
+  push(text: string): string {
+    const all = this.#redactor.redact(this.#pending + text);
+    const hold = this.#redactor.heldBack(all);
+    this.#pending = all.slice(all.length - hold);
+    return all.slice(0, all.length - hold);
+  }
+
+  /** The text held back so far (it is not a whole secret); the stream starts empty again. */
+  flush(): string {
+    const rest = this.#pending;
+    this.#pending = "";
+    return rest;
   }
 }

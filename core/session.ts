@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { OpenAITool } from "./registry.ts";
+import { acquireLock, type HeldLock } from "./session_lock.ts";
 
 /** A Chat Completions message as navi stores and sends it. */
 export type Message = Record<string, unknown> & { role: "system" | "user" | "assistant" | "tool" };
@@ -32,14 +33,37 @@ export interface AuditRecord {
   error?: string;
 }
 
-type SessionRecord =
+/** One line of a session file. */
+export type SessionRecord =
   | ({ type: "meta" } & SessionMeta)
   | { type: "message"; message: Message }
   | { type: "tools"; tools: readonly OpenAITool[] }
   | ({ type: "audit"; at: string } & AuditRecord);
 
-/** A missing or unreadable session. */
+/** A missing, unreadable or busy session. */
 export class SessionError extends Error {}
+
+/** How a session writes its file. */
+export interface SessionOptions {
+  /** Applied to every serialized record before it is written (removes known secrets). */
+  redact?: (text: string) => string;
+}
+
+function lockSession(file: string): HeldLock {
+  const lock = acquireLock(`${file}.lock`);
+  if ("release" in lock) return lock;
+  throw new SessionError(
+    `session ${file} is in use by another navi process (pid ${lock.heldBy}); ` +
+      `close that one first, or remove ${file}.lock if it is gone`,
+  );
+}
+
+/** Make sure the file ends with a newline, so that a line torn by a crash is not glued to the next record. */
+function repairTornEnd(file: string, text: string): boolean {
+  if (!text || text.endsWith("\n")) return false;
+  Deno.writeTextFileSync(file, "\n", { append: true });
+  return true;
+}
 
 function newId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
@@ -54,60 +78,85 @@ export class Session {
   readonly file: string;
   /** The conversation so far; change it through `addMessage`, which also writes the file. */
   messages: Message[] = [];
+  #redact: (text: string) => string;
+  #lock: HeldLock;
 
-  private constructor(file: string, meta: SessionMeta) {
+  private constructor(file: string, meta: SessionMeta, opts: SessionOptions & { lock: HeldLock }) {
     this.file = file;
     this.meta = meta;
+    this.#redact = opts.redact ?? ((t) => t);
+    this.#lock = opts.lock;
   }
 
-  /** Start a new session file under `home/sessions`. */
-  static create(home: string, meta: Omit<SessionMeta, "id" | "created">): Session {
+  /** Start a new session file under `home/sessions`, locked for this process until `close`. */
+  static create(home: string, meta: Omit<SessionMeta, "id" | "created">, opts: SessionOptions = {}): Session {
     const dir = join(home, "sessions");
     Deno.mkdirSync(dir, { recursive: true });
     const full: SessionMeta = { id: newId(), created: new Date().toISOString(), ...meta };
-    const s = new Session(join(dir, `${full.id}.jsonl`), full);
+    const file = join(dir, `${full.id}.jsonl`);
+    const s = new Session(file, full, { ...opts, lock: lockSession(file) });
     s.#write({ type: "meta", ...full });
     return s;
   }
 
   /**
    * Load a session: its conversation, the tool list it sent last (for the tool pool to evolve) and
-   * warnings (a corrupt line is skipped and reported).
+   * warnings (a corrupt line is skipped and reported; a torn last line is ended so that new records start
+   * on a line of their own). The session stays locked for this process until `close`: a session that
+   * another live navi process has open is refused with a SessionError.
    */
   static load(
     home: string,
     id: string,
+    opts: SessionOptions = {},
   ): { session: Session; tools?: readonly OpenAITool[]; warnings: string[] } {
     if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new SessionError(`invalid session id ${JSON.stringify(id)}`);
     const file = join(home, "sessions", `${id}.jsonl`);
+    try {
+      Deno.statSync(file);
+    } catch {
+      throw new SessionError(`no session with id ${id} (looked for ${file})`);
+    }
+    const lock = lockSession(file);
+    try {
+      return Session.#read(file, { ...opts, lock });
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+  }
+
+  static #read(
+    file: string,
+    opts: SessionOptions & { lock: HeldLock },
+  ): { session: Session; tools?: readonly OpenAITool[]; warnings: string[] } {
     let text: string;
     try {
       text = Deno.readTextFileSync(file);
-    } catch {
-      throw new SessionError(`no session with id ${id} (looked for ${file})`);
+    } catch (err) {
+      throw new SessionError(`${file}: cannot be read (${(err as Error).message})`);
     }
     const { records, bad } = parseLines(text);
     const meta = records.find((r) => r.type === "meta") as SessionMeta | undefined;
     if (!meta) throw new SessionError(`${file}: no metadata record; the file is not a navi session`);
+    const torn = repairTornEnd(file, text);
     const session = new Session(file, {
       id: meta.id,
       created: meta.created,
       cwd: meta.cwd,
       provider: meta.provider,
       model: meta.model,
-    });
+    }, opts);
     let tools: readonly OpenAITool[] | undefined;
     for (const r of records) {
       if (r.type === "message") session.messages.push(r.message);
       else if (r.type === "tools") tools = r.tools;
     }
-    const warnings = bad.length
-      ? [
-        `${file}: ${
-          bad.length === 1 ? `line ${bad[0]} is` : `lines ${bad.join(", ")} are`
-        } corrupt and skipped`,
-      ]
-      : [];
+    const tornNote = torn
+      ? " (the last line was cut off mid-write; new records start on a line of their own)"
+      : "";
+    const lines = bad.length === 1 ? `line ${bad[0]} is` : `lines ${bad.join(", ")} are`;
+    const warnings = bad.length ? [`${file}: ${lines} corrupt and skipped${tornNote}`] : [];
     return { session, tools, warnings };
   }
 
@@ -144,12 +193,19 @@ export class Session {
     this.#write({ type: "audit", at: new Date().toISOString(), ...record });
   }
 
+  /** Release the session's lock; another process may resume it from now on. */
+  close(): void {
+    this.#lock.release();
+  }
+
   #write(record: SessionRecord): void {
-    Deno.writeTextFileSync(this.file, JSON.stringify(record) + "\n", { append: true, mode: 0o600 });
+    const line = this.#redact(JSON.stringify(record)) + "\n";
+    Deno.writeTextFileSync(this.file, line, { append: true, mode: 0o600 });
   }
 }
 
-function parseLines(text: string): { records: SessionRecord[]; bad: number[] } {
+/** Parse the lines of a session file; returns the records and the (1-based) numbers of corrupt lines. */
+export function parseLines(text: string): { records: SessionRecord[]; bad: number[] } {
   const records: SessionRecord[] = [];
   const bad: number[] = [];
   text.split("\n").forEach((line, i) => {
@@ -163,84 +219,4 @@ function parseLines(text: string): { records: SessionRecord[]; bad: number[] } {
     }
   });
   return { records, bad };
-}
-
-/** A row of `navi sessions`. */
-export interface SessionSummary {
-  /** The session id (for `--resume`). */
-  id: string;
-  /** When the session was created (ISO 8601). */
-  created: string;
-  /** The workspace it was started in. */
-  cwd: string;
-  /** How many messages it holds, the system prompt not counted. */
-  messages: number;
-  /** The first user prompt, cut to 200 characters. */
-  first_prompt: string;
-}
-
-/** The metadata record of a session file: its first line, read without reading the rest. */
-function readMeta(file: string): SessionMeta | undefined {
-  let f: Deno.FsFile | undefined;
-  try {
-    f = Deno.openSync(file);
-    const buf = new Uint8Array(4096);
-    const n = f.readSync(buf) ?? 0;
-    const line = new TextDecoder().decode(buf.subarray(0, n)).split("\n")[0];
-    const record = JSON.parse(line);
-    return record?.type === "meta" ? record : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    f?.close();
-  }
-}
-
-/** The newest session started in `cwd`, from the metadata lines only. */
-export function newestSessionIn(home: string, cwd: string): string | undefined {
-  const dir = join(home, "sessions");
-  let best: SessionMeta | undefined;
-  try {
-    for (const e of Deno.readDirSync(dir)) {
-      if (!e.isFile || !e.name.endsWith(".jsonl")) continue;
-      const meta = readMeta(join(dir, e.name));
-      if (meta?.cwd === cwd && (!best || meta.created > best.created)) best = meta;
-    }
-  } catch {
-    return undefined;
-  }
-  return best?.id;
-}
-
-/** Every session under `home`, newest first. Unreadable files are skipped. */
-export function listSessions(home: string): SessionSummary[] {
-  const dir = join(home, "sessions");
-  const out: SessionSummary[] = [];
-  let entries: Deno.DirEntry[];
-  try {
-    entries = [...Deno.readDirSync(dir)];
-  } catch {
-    return [];
-  }
-  for (const e of entries) {
-    if (!e.isFile || !e.name.endsWith(".jsonl")) continue;
-    const { records } = parseLines(Deno.readTextFileSync(join(dir, e.name)));
-    const meta = records.find((r) => r.type === "meta") as SessionMeta | undefined;
-    if (!meta) continue;
-    const messages = records.filter((r) => r.type === "message").map((r) =>
-      (r as { message: Message }).message
-    );
-    const first = messages.find((m) => m.role === "user" && typeof m.content === "string");
-    out.push({
-      id: meta.id,
-      created: meta.created,
-      cwd: meta.cwd,
-      messages: messages.filter((m) => m.role !== "system").length,
-      first_prompt: (first?.content as string | undefined)?.slice(0, 200) ?? "",
-    });
-  }
-  return out.sort((
-    a,
-    b,
-  ) => (a.created < b.created ? 1 : a.created > b.created ? -1 : b.id.localeCompare(a.id)));
 }

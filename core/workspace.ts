@@ -1,4 +1,4 @@
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { ToolError } from "./tool_result.ts";
 import type { ToolContext } from "./tool_types.ts";
 
@@ -8,37 +8,61 @@ export function isInside(root: string, target: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel) && rel.split(sep)[0] !== "..");
 }
 
-async function realpathOrNearest(path: string): Promise<string> {
-  let current = path;
-  const tail: string[] = [];
-  while (true) {
-    try {
-      const real = await Deno.realPath(current);
-      return tail.length ? join(real, ...tail.reverse()) : real;
-    } catch {
-      const parent = dirname(current);
-      if (parent === current) return path;
-      tail.push(current.slice(parent.length).replace(/^[/\\]+/, ""));
-      current = parent;
-    }
-  }
+const MAX_LINKS = 40;
+
+/**
+ * Where a path lands: its real path when it exists; otherwise the real path of its nearest existing ancestor
+ * with the rest appended, following symlinks on the way, dangling ones included (writing through a dangling
+ * symlink creates its target).
+ */
+async function landing(path: string, hops = { n: 0 }): Promise<string> {
+  try {
+    return await Deno.realPath(path);
+  } catch { /* missing, dangling or unreadable: resolve it step by step */ }
+  const parent = dirname(path);
+  if (parent === path) return path;
+  const here = join(await landing(parent, hops), basename(path));
+  const target = await Deno.readLink(here).catch(() => undefined);
+  if (target === undefined) return here;
+  if (++hops.n > MAX_LINKS) throw new ToolError(`Too many levels of symbolic links at ${path}`);
+  return await landing(resolve(dirname(here), target), hops);
+}
+
+/** How many names an existing regular file has (1 when it does not exist or is not a file). */
+async function hardLinks(path: string): Promise<number> {
+  const info = await Deno.stat(path).catch(() => null);
+  return info?.isFile ? info.nlink ?? 1 : 1;
 }
 
 /**
- * Resolve a path given by the model against the workspace, following `..` and symlinks.
- * A path outside the workspace needs `ctx.confirm`; when refused, throws a ToolError for the model.
+ * Resolve a path given by the model against the workspace, following `..` and symlinks (also for paths
+ * that do not exist yet, and dangling symlinks). A path outside the workspace needs `ctx.confirm`; when
+ * refused, throws a ToolError for the model. With `write`, an existing file with more than one hard link is
+ * treated as outside too: another of its names may be outside the workspace.
  */
-export async function resolveInWorkspace(ctx: ToolContext, path: string): Promise<string> {
+export async function resolveInWorkspace(
+  ctx: ToolContext,
+  path: string,
+  opts: { write?: boolean } = {},
+): Promise<string> {
   const absolute = resolve(ctx.workspace, path);
-  const real = await realpathOrNearest(absolute);
-  const root = await realpathOrNearest(resolve(ctx.workspace));
-  if (isInside(root, real)) return absolute;
-  const allowed = await ctx.confirm({ detail: real });
+  const real = await landing(absolute);
+  const root = await landing(resolve(ctx.workspace));
+  const links = opts.write ? await hardLinks(real) : 1;
+  if (isInside(root, real) && links === 1) return absolute;
+  const why = links > 1
+    ? `${real} has ${links} hard links, so it may also be a file outside the workspace`
+    : real;
+  const allowed = await ctx.confirm({ detail: why });
   if (!allowed) {
     throw new ToolError(
-      `Path ${
-        JSON.stringify(path)
-      } resolves outside the workspace (${real}); only paths inside ${root} are allowed`,
+      links > 1
+        ? `Path ${JSON.stringify(path)} is a file with ${links} hard links; writing it may change a file ` +
+          `outside the workspace, so it needs approval`
+        : `Path ${
+          JSON.stringify(path)
+        } resolves outside the workspace (${real}); only paths inside ${root} ` +
+          `are allowed`,
     );
   }
   return absolute;

@@ -18,7 +18,7 @@ export default defineTool({
   approval: "write",
   timeoutMs: 30_000,
   async handler({ path, old_string, new_string, replace_all = false }, ctx) {
-    const full = await resolveInWorkspace(ctx, path);
+    const full = await resolveInWorkspace(ctx, path, { write: true });
     const shown = displayPath(ctx.workspace, full);
     if (old_string === new_string) {
       throw new ToolError("old_string and new_string are identical; nothing to change");

@@ -15,7 +15,7 @@ export default defineTool({
   approval: "write",
   timeoutMs: 30_000,
   async handler({ path, content }, ctx) {
-    const full = await resolveInWorkspace(ctx, path);
+    const full = await resolveInWorkspace(ctx, path, { write: true });
     const existed = await Deno.stat(full).then(() => true, () => false);
     await Deno.mkdir(dirname(full), { recursive: true });
     await Deno.writeTextFile(full, content);

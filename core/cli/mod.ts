@@ -6,6 +6,7 @@
 import { Command, Option } from "@commander-js/extra-typings";
 import { APPROVAL_MODES, type ApprovalMode, type NaviApp } from "../mod.ts";
 import { VERSION } from "../version.ts";
+import { terminalSafe } from "./terminal_text.ts";
 
 type Globals = { approval?: ApprovalMode };
 
@@ -28,7 +29,9 @@ export async function main(args: string[]): Promise<number> {
     const reports = await app.loadPlugins();
     if ((load.plugins ?? "report") === "report") {
       for (const r of reports) {
-        if (r.status === "failed") console.error(`navi: plugin ${r.file} skipped: ${r.error}`);
+        if (r.status === "failed") {
+          console.error(terminalSafe(app.secrets.redact(`navi: plugin ${r.file} skipped: ${r.error}`)));
+        }
       }
     }
     return app;
@@ -39,7 +42,8 @@ export async function main(args: string[]): Promise<number> {
     await program.parseAsync(args, { from: "user" });
   } catch (err) {
     const { ConfigError, SessionError } = await import("../mod.ts");
-    console.error(`navi: ${err instanceof Error ? err.message : String(err)}`);
+    const message = `navi: ${err instanceof Error ? err.message : String(err)}`;
+    console.error(terminalSafe(app ? app.secrets.redact(message) : message));
     status = err instanceof ConfigError || err instanceof SessionError ? 2 : 1;
   } finally {
     await app?.close();
@@ -87,9 +91,13 @@ function buildProgram({ createApp, exit }: ProgramDeps) {
       await app.startMcp();
       const mode = approval ?? app.config.approval?.mode ?? "ask";
       const pool = app.createPool({ readOnly: () => mode === "plan" });
-      console.log(toolsCommand({ pool, tools: app.registry, mode }, opts));
+      console.log(terminalSafe(app.secrets.redact(toolsCommand({ pool, tools: app.registry, mode }, opts))));
       for (const s of app.mcpStates()) {
-        if (s.error) console.error(app.secrets.redact(`navi: MCP server ${s.name} ${s.status}: ${s.error}`));
+        if (s.error) {
+          console.error(
+            terminalSafe(app.secrets.redact(`navi: MCP server ${s.name} ${s.status}: ${s.error}`)),
+          );
+        }
       }
     });
 
@@ -127,7 +135,7 @@ function buildProgram({ createApp, exit }: ProgramDeps) {
       const app = await createApp();
       const { mcpTable } = await import("./commands/mcp.ts");
       await app.startMcp();
-      console.log(app.secrets.redact(mcpTable(app.mcpStates(), Deno.stdout.isTerminal())));
+      console.log(terminalSafe(app.secrets.redact(mcpTable(app.mcpStates(), Deno.stdout.isTerminal()))));
     });
   mcp
     .command("add")
@@ -174,7 +182,7 @@ function buildProgram({ createApp, exit }: ProgramDeps) {
         import("../mod.ts"),
       ]);
       const control = { dir: pluginsDir(app.home), reports: () => app.plugins.reports };
-      console.log(pluginsList(control, Deno.stdout.isTerminal()));
+      console.log(terminalSafe(app.secrets.redact(pluginsList(control, Deno.stdout.isTerminal()))));
     });
   plugins
     .command("init")

@@ -1,24 +1,41 @@
-import { type AgentEvents, type Secrets, summarize, type ToolCall, type ToolResult } from "../mod.ts";
+import {
+  type AgentEvents,
+  RedactingStream,
+  type Redactor,
+  summarize,
+  type ToolCall,
+  type ToolResult,
+} from "../mod.ts";
 import { makeStyle, shorten, type Style } from "./style.ts";
+import { escapeControls, terminalSafe } from "./terminal_text.ts";
 
-/** Where text goes; both sinks redact secrets. */
+/** Where text goes. */
 export interface Sink {
   write(text: string): void;
+  /** Pass on text held back (the possible beginning of a secret at the end of a streamed piece). */
+  flush?(): void;
 }
 
-/** A sink over a Deno stream that redacts secrets. */
-export function streamSink(stream: { writeSync(p: Uint8Array): number }, secrets?: Secrets): Sink {
+/**
+ * A sink over a Deno stream for a terminal: secrets are redacted across pieces (the end of a piece that
+ * could begin a secret waits for the next piece or `flush`), and control sequences other than navi's own
+ * colours are shown escaped.
+ */
+export function streamSink(stream: { writeSync(p: Uint8Array): number }, secrets?: Redactor): Sink {
   const enc = new TextEncoder();
+  const redacting = secrets ? new RedactingStream(secrets) : undefined;
+  const emit = (text: string) => {
+    const bytes = enc.encode(terminalSafe(text));
+    let off = 0;
+    try {
+      while (off < bytes.length) off += stream.writeSync(bytes.subarray(off));
+    } catch (err) {
+      if (!(err instanceof Deno.errors.BrokenPipe)) throw err;
+    }
+  };
   return {
-    write(text) {
-      const bytes = enc.encode(secrets ? secrets.redact(text) : text);
-      let off = 0;
-      try {
-        while (off < bytes.length) off += stream.writeSync(bytes.subarray(off));
-      } catch (err) {
-        if (!(err instanceof Deno.errors.BrokenPipe)) throw err;
-      }
-    },
+    write: (text) => emit(redacting ? redacting.push(text) : text),
+    flush: () => redacting && emit(redacting.flush()),
   };
 }
 
@@ -81,39 +98,43 @@ export function terminalEvents(opts: PrinterOptions): AgentEvents & { stopSpinne
     text(delta) {
       stopSpinner();
       if (opts.mode === "repl") {
-        opts.out.write(delta);
+        opts.out.write(escapeControls(delta));
         atLineStart = delta.endsWith("\n");
       } else pending += delta;
     },
     responseEnd({ toolCalls }) {
       stopSpinner();
       if (opts.mode === "print" && toolCalls > 0 && pending.trim()) {
-        opts.err.write(style.dim(pending.trimEnd()) + "\n");
+        opts.err.write(style.dim(escapeControls(pending.trimEnd())) + "\n");
       }
       if (opts.mode === "repl") ensureNewline();
+      opts.out.flush?.();
+      opts.err.flush?.();
     },
     toolStart(call) {
       stopSpinner();
       ensureNewline();
-      const args = argsSummary(call);
-      activity.write(`${style.cyan("●")} ${style.bold(call.name)}${args ? ` ${style.dim(args)}` : ""}\n`);
+      const args = escapeControls(argsSummary(call));
+      const name = escapeControls(call.name);
+      activity.write(`${style.cyan("●")} ${style.bold(name)}${args ? ` ${style.dim(args)}` : ""}\n`);
       lastStarted = call.id;
     },
     toolOutput(chunk) {
-      activity.write(style.dim(chunk));
+      activity.write(style.dim(escapeControls(chunk)));
       atLineStart = chunk.endsWith("\n");
     },
     toolEnd(call, { result, ms }) {
       ensureNewline();
-      const who = lastStarted === call.id ? "" : `${call.name}: `;
+      const who = lastStarted === call.id ? "" : `${escapeControls(call.name)}: `;
       lastStarted = undefined;
-      const line = `  ⎿ ${who}${resultSummary(result)} ${style.dim(`(${ms} ms)`)}`;
+      const line = `  ⎿ ${who}${escapeControls(resultSummary(result))} ${style.dim(`(${ms} ms)`)}`;
       activity.write((result.ok ? style.green(line) : style.red(line)) + "\n");
+      activity.flush?.();
     },
     notice(text) {
       stopSpinner();
       ensureNewline();
-      activity.write(style.yellow(`navi: ${text}`) + "\n");
+      activity.write(style.yellow(`navi: ${escapeControls(text)}`) + "\n");
     },
   };
 }

@@ -20,6 +20,7 @@ import { elicitByQuestions } from "./elicit_form.ts";
 import { streamSink, terminalEvents } from "./render.ts";
 import { completer, dispatch, type SlashCommand, type SlashContext, slashTable } from "./slash.ts";
 import { makeStyle } from "./style.ts";
+import { escapeControls } from "./terminal_text.ts";
 
 /** Options of the interactive session (from the command line). */
 export interface ReplOptions {
@@ -71,7 +72,9 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
       new Promise<Answer>((resolve) => {
         events.stopSpinner();
         rl.question(
-          `${style.yellow("?")} allow ${style.bold(tool)} ${summary}  [y]es / [n]o / [a]lways: `,
+          `${style.yellow("?")} allow ${style.bold(escapeControls(tool))} ${
+            escapeControls(summary)
+          }  [y]es / [n]o / [a]lways: `,
           (a) => {
             const c = a.trim().toLowerCase()[0];
             resolve(c === "y" ? "yes" : c === "a" ? "always" : "no");
@@ -93,6 +96,7 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
   });
   let convo: Conversation | undefined;
   const open = (resume: boolean) => {
+    convo?.close();
     convo = openConversation(app, {
       ...opts,
       ...(resume ? {} : { resume: undefined, continue: false }),

@@ -2,6 +2,7 @@ import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { McpServerConfig } from "../config.ts";
 import type { ToolRegistry } from "../registry.ts";
+import type { Redactor } from "../secrets.ts";
 import { errorMessage } from "../tool_result.ts";
 import type { ToolResult } from "../tool_types.ts";
 import { CircuitBreaker } from "./breaker.ts";
@@ -31,6 +32,8 @@ export interface ConnectionOptions {
   timing: McpTiming;
   /** Answers servers' elicitation requests; without it they are declined. */
   elicit?: Elicit;
+  /** Redacts secrets from what is logged of a server (its stderr). */
+  secrets?: Redactor;
 }
 
 /** Where a server stands. */

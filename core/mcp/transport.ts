@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { McpServerConfig } from "../config.ts";
-import { resolveEnvRef } from "../secrets.ts";
+import { RedactingStream, type Redactor, resolveEnvRef } from "../secrets.ts";
 import { getDefaultEnvironment, StdioClientTransport, StreamableHTTPClientTransport } from "./sdk.ts";
 
 /**
@@ -54,6 +54,7 @@ export function createTransport(
     home: string;
     workspace: string;
     env: { get(key: string): string | undefined; toObject(): Record<string, string> };
+    secrets?: Redactor;
   },
 ): {
   transport: StdioClientTransport | StreamableHTTPClientTransport;
@@ -80,10 +81,17 @@ export function createTransport(
   const logDir = join(opts.home, "logs");
   Deno.mkdirSync(logDir, { recursive: true });
   const log = join(logDir, `mcp-${name}.log`);
-  transport.stderr?.on("data", (chunk: Uint8Array) => {
+  const decoder = new TextDecoder();
+  const redacting = opts.secrets ? new RedactingStream(opts.secrets) : undefined;
+  const append = (text: string) => {
     try {
-      Deno.writeFileSync(log, chunk, { append: true });
+      if (text) Deno.writeTextFileSync(log, text, { append: true });
     } catch { /* logging must never take a server down */ }
+  };
+  transport.stderr?.on("data", (chunk: Uint8Array) => {
+    const text = decoder.decode(chunk, { stream: true });
+    append(redacting ? redacting.push(text) : text);
   });
+  transport.stderr?.on("end", () => append(redacting?.flush() ?? ""));
   return { transport, pid: () => transport.pid };
 }

@@ -1,5 +1,6 @@
 import { ApprovalPolicy, parseRule } from "../../core/mod.ts";
 import { assert, assertEquals } from "../helpers.ts";
+import { RM_RF_SPELLINGS } from "../support/shell_spellings.ts";
 
 Deno.test("read_only runs at once; ask without a terminal refuses write and command", async () => {
   const p = new ApprovalPolicy({ mode: "ask" });
@@ -123,4 +124,24 @@ Deno.test("'always' for a path outside the workspace covers later outside paths 
     "user",
     "no tool rule added",
   );
+});
+
+Deno.test("a deny rule matches the command the shell runs, however it is spelled", async () => {
+  const p = new ApprovalPolicy({ mode: "auto", deny: ["bash(rm -rf*)"] });
+  for (const command of RM_RF_SPELLINGS) {
+    const d = await p.decide({ tool: "bash", approval: "command", args: { command } });
+    assertEquals(d.how, "denied", JSON.stringify(command));
+  }
+  for (
+    const command of [
+      "rm victim",
+      "rm -r victim",
+      "echo 'rm -rf victim'",
+      "git commit -m 'rm -rf x'",
+      "ls -rf",
+    ]
+  ) {
+    const d = await p.decide({ tool: "bash", approval: "command", args: { command } });
+    assertEquals(d.how, "auto", `not denied: ${JSON.stringify(command)}`);
+  }
 });

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { listSessions, newestSessionIn, Session, SessionError } from "../../core/mod.ts";
+import { listSessions, newestSessionIn, Secrets, Session, SessionError } from "../../core/mod.ts";
 import { assert, assertEquals, assertMatch, tempDir } from "../helpers.ts";
 
 Deno.test("a session appends records and loads them back", async () => {
@@ -34,7 +34,7 @@ Deno.test("a corrupt line is skipped with one warning; everything else loads", a
   const { session, warnings } = Session.load(home.path, s.meta.id);
   assertEquals(session.messages.map((m) => m.content), ["a", "b"]);
   assertEquals(warnings.length, 1);
-  assertMatch(warnings[0], /line 4 is corrupt and skipped$/);
+  assertMatch(warnings[0], /line 4 is corrupt and skipped \(the last line was cut off mid-write/);
 });
 
 Deno.test("a missing session id is a clear error", async () => {
@@ -99,4 +99,49 @@ Deno.test("the newest session in a directory is found from the metadata lines", 
   a.addMessage({ role: "user", content: "x".repeat(10_000) });
   assertEquals(newestSessionIn(home.path, "/a"), b.meta.id);
   assertEquals(newestSessionIn(home.path, "/nowhere"), undefined);
+});
+
+Deno.test("a torn last line is ended on open: the next record is not glued to it and survives the next load", async () => {
+  await using home = await tempDir();
+  const s = Session.create(home.path, { cwd: "/w" });
+  s.addMessage({ role: "user", content: "before the crash" });
+  s.close();
+  await Deno.writeTextFile(s.file, '{"type":"message","message":{"role":"assistant","cont', { append: true });
+  const first = Session.load(home.path, s.meta.id);
+  first.session.addMessage({ role: "user", content: "after the crash" });
+  first.session.close();
+  const again = Session.load(home.path, s.meta.id);
+  again.session.close();
+  assertEquals(again.session.messages.map((m) => m.content), ["before the crash", "after the crash"]);
+  assertEquals(again.warnings, [`${s.file}: line 3 is corrupt and skipped`]);
+  assert((await Deno.readTextFile(s.file)).endsWith('"after the crash"}}\n'));
+});
+
+Deno.test("records are redacted as whole lines: a secret in a message or an audit error never reaches the file", async () => {
+  await using home = await tempDir();
+  const secrets = new Secrets();
+  secrets.add("sk-live-SESSION-secret-123");
+  secrets.add('tok"with\\quotes-456');
+  const s = Session.create(home.path, { cwd: "/w" }, { redact: (t) => secrets.redact(t) });
+  s.addMessage({ role: "assistant", content: "the key is sk-live-SESSION-secret-123." });
+  s.addMessage({
+    role: "assistant",
+    content: null,
+    tool_calls: [{
+      id: "a",
+      type: "function",
+      function: { name: "bash", arguments: '{"command":"curl -H \'x: tok\\"with\\\\quotes-456\'"}' },
+    }],
+  });
+  s.audit({ tool: "bash", decision: "auto", ms: 1, ok: false, error: "401 for sk-live-SESSION-secret-123" });
+  s.close();
+  const text = await Deno.readTextFile(s.file);
+  assert(!text.includes("sk-live-SESSION-secret-123"), text);
+  assert(!text.includes("quotes-456"), text);
+  assertEquals(text.match(/\[redacted\]/g)?.length, 3);
+  assertEquals(
+    s.messages[0].content,
+    "the key is sk-live-SESSION-secret-123.",
+    "the conversation itself is unchanged",
+  );
 });

@@ -86,5 +86,7 @@ if (import.meta.main) {
     Deno.exit(1);
   }
   console.error("test server: started");
+  const token = Deno.env.get("SERVER_TOKEN");
+  if (token) console.error(`test server: my token is ${token}`);
   await buildServer().connect(new StdioServerTransport());
 }

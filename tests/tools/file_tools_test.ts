@@ -103,3 +103,67 @@ Deno.test("list_dir lists entries with directories marked", async () => {
   const notDir = await listDir.run({ path: "b.txt" }, toolContext(ws.path));
   assert(!notDir.ok);
 });
+
+Deno.test("a dangling symlink whose target is outside is a write outside: asked, and refused nothing is created", async () => {
+  await using ws = await tempDir();
+  await using outside = await tempDir();
+  const target = join(outside.path, "created-through-link.txt");
+  await Deno.symlink(target, join(ws.path, "dangling"));
+  await Deno.symlink(join(outside.path, "newdir", "deep.txt"), join(ws.path, "dangling-deep"));
+  await Deno.symlink("dangling", join(ws.path, "chain"));
+  await Deno.symlink(`../${outside.path.split("/").pop()}/relative.txt`, join(ws.path, "relative"));
+  const asked: string[] = [];
+  const ctx = toolContext(ws.path, { asked });
+  for (const path of ["dangling", "chain", "relative", "dangling-deep"]) {
+    const w = await writeFile.run({ path, content: "x" }, ctx);
+    assert(!w.ok, `refused ${path}`);
+    assertMatch(w.error, /resolves outside the workspace \(.*\)/);
+  }
+  assertEquals(asked, [
+    target,
+    target,
+    join(outside.path, "relative.txt"),
+    join(outside.path, "newdir", "deep.txt"),
+  ]);
+  assertEquals([...Deno.readDirSync(outside.path)], [], "nothing was created outside");
+  const allowed = await writeFile.run(
+    { path: "dangling", content: "ok" },
+    toolContext(ws.path, { allow: true }),
+  );
+  assert(allowed.ok, "approval allows it");
+  assertEquals(await Deno.readTextFile(target), "ok");
+});
+
+Deno.test("a dangling symlink that stays inside the workspace is written without asking", async () => {
+  await using ws = await tempDir();
+  await Deno.symlink(join(ws.path, "target.txt"), join(ws.path, "inside-link"));
+  const asked: string[] = [];
+  const w = await writeFile.run({ path: "inside-link", content: "in" }, toolContext(ws.path, { asked }));
+  assert(w.ok, JSON.stringify(w));
+  assertEquals(asked, []);
+  assertEquals(await Deno.readTextFile(join(ws.path, "target.txt")), "in");
+});
+
+Deno.test("a file with a second hard link is not written or edited without approval; it can still be read", async () => {
+  await using ws = await tempDir();
+  await using outside = await tempDir();
+  const theirs = join(outside.path, "config");
+  await Deno.writeTextFile(theirs, "original");
+  await Deno.link(theirs, join(ws.path, "innocent.txt"));
+  const asked: string[] = [];
+  const ctx = toolContext(ws.path, { asked });
+  const w = await writeFile.run({ path: "innocent.txt", content: "changed" }, ctx);
+  assert(!w.ok);
+  assertMatch(w.error, /is a file with 2 hard links; writing it may change a file outside the workspace/);
+  const e = await editFile.run({ path: "innocent.txt", old_string: "original", new_string: "changed" }, ctx);
+  assert(!e.ok);
+  assertEquals(asked.length, 2);
+  assertMatch(asked[0], /innocent\.txt has 2 hard links/);
+  assertEquals(await Deno.readTextFile(theirs), "original");
+  const r = await readFile.run({ path: "innocent.txt" }, ctx);
+  assert(r.ok, "reading is not a write");
+  const fresh = await writeFile.run({ path: "plain.txt", content: "x" }, ctx);
+  assert(fresh.ok);
+  const again = await writeFile.run({ path: "plain.txt", content: "y" }, ctx);
+  assert(again.ok, "a file with one name is written as before");
+});

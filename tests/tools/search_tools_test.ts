@@ -2,7 +2,17 @@ import { join } from "node:path";
 import glob from "../../tools/glob.ts";
 import grep from "../../tools/grep.ts";
 import { globToRegExp } from "../../core/mod.ts";
-import { assert, assertEquals, assertMatch, tempDir, toolContext } from "../helpers.ts";
+import { startLlmServer } from "../support/llm_server.ts";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  llmConfig,
+  runNavi,
+  tempDir,
+  toolContext,
+  writeConfig,
+} from "../helpers.ts";
 
 async function tree(root: string) {
   for (
@@ -60,4 +70,49 @@ Deno.test("grep returns file:line:text, skips .git and binary files, filters by 
   const outside = await grep.run({ pattern: "x", path: "/etc" }, toolContext(ws.path));
   assert(!outside.ok);
   assertMatch(outside.error, /outside the workspace/);
+});
+
+Deno.test("grep cannot hang navi: ^(a+)+$ on a 35-character line answers at once, in plan mode too", async () => {
+  await using home = await tempDir();
+  await using ws = await tempDir();
+  await Deno.writeTextFile(join(ws.path, "evil.txt"), "a".repeat(34) + "!\naaaa\n");
+  const server = startLlmServer([
+    { toolCalls: [{ name: "grep", arguments: JSON.stringify({ pattern: "^(a+)+$" }) }] },
+    { text: "searched" },
+  ]);
+  try {
+    await writeConfig(home.path, llmConfig(server.url));
+    const r = await runNavi(["-p", "search", "--approval", "plan"], {
+      home: home.path,
+      cwd: ws.path,
+      timeoutMs: 30_000,
+    });
+    assertEquals(r.code, 0, `navi did not finish: ${r.stderr}`);
+    assertEquals(r.stdout, "searched\n");
+    const result = JSON.parse((server.requests[1].body.messages as { content: string }[]).at(-1)!.content);
+    assertEquals(result, { ok: true, count: 1, matches: "evil.txt:2:aaaa" });
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("grep takes JavaScript syntax, lookbehind included; lookahead and backreferences get a clear error", async () => {
+  await using ws = await tempDir();
+  await Deno.writeTextFile(join(ws.path, "a.ts"), "const price = $42;\nlet word = word;\nA\tB\n");
+  const ctx = toolContext(ws.path);
+  const hits = async (pattern: string) => {
+    const r = await grep.run({ pattern }, ctx);
+    assert(r.ok, JSON.stringify(r));
+    return r.count;
+  };
+  assertEquals(await hits("(?<=\\$)\\d+"), 1);
+  assertEquals(await hits("(?<name>\\w+) = "), 2);
+  assertEquals(await hits("\\u0041\\tB"), 1);
+  assertEquals(await hits("\\bword\\b"), 1);
+  assertEquals(await hits("[^]"), 3);
+  for (const pattern of ["(\\w+) = \\1", "word(?= )", "(?<w>\\w+) = \\k<w>"]) {
+    const r = await grep.run({ pattern }, ctx);
+    assert(!r.ok);
+    assertMatch(r.error, /^Invalid regular expression: .*lookahead and backreferences are not available/);
+  }
 });

@@ -8,6 +8,7 @@ import {
 } from "../../mod.ts";
 import { streamSink, terminalEvents } from "../render.ts";
 import { makeStyle } from "../style.ts";
+import { escapeControls } from "../terminal_text.ts";
 
 /** Options of `navi -p`. */
 export interface PrintOptions {
@@ -61,7 +62,7 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
         }) + "\n",
       );
     } else if (result.text) {
-      out.write(result.text.endsWith("\n") ? result.text : result.text + "\n");
+      out.write(escapeControls(result.text.endsWith("\n") ? result.text : result.text + "\n"));
     }
     return result.aborted ? 130 : 0;
   } catch (e) {

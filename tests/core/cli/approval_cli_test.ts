@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { startLlmServer } from "../../support/llm_server.ts";
 import { assert, assertEquals, assertMatch, runNavi, tempDir } from "../../helpers.ts";
+import { RM_RF_SPELLINGS } from "../../support/shell_spellings.ts";
 
 const KEY = "sk-approval-KNOWN-KEY-42424242";
 
@@ -125,6 +126,94 @@ Deno.test("literal keys and MCP header values in config.json are redacted from t
     for (const secret of [header, literalKey]) {
       assert(!(toolResult + r.stdout + r.stderr + sessions).includes(secret), `${secret} leaked`);
     }
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("deny bash(rm -rf*) holds against every respelling of rm -rf, under --approval auto", async () => {
+  const calls = RM_RF_SPELLINGS.map((command) => ({ name: "bash", arguments: JSON.stringify({ command }) }));
+  calls.push({ name: "bash", arguments: JSON.stringify({ command: "ls -d victim" }) });
+  await using home = await tempDir();
+  await using ws = await tempDir();
+  await Deno.mkdir(join(ws.path, "victim"));
+  await Deno.writeTextFile(join(ws.path, "victim", "keep.txt"), "precious");
+  const server = startLlmServer([{ toolCalls: calls }, { text: "tried" }]);
+  try {
+    await Deno.writeTextFile(
+      join(home.path, "config.json"),
+      JSON.stringify({
+        providers: { t: { base_url: server.url, api_key: "k" } },
+        model: "m",
+        approval: { deny: ["bash(rm -rf*)"] },
+      }),
+    );
+    const r = await runNavi(["-p", "clean up", "--approval", "auto"], { home: home.path, cwd: ws.path });
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(await Deno.readTextFile(join(ws.path, "victim", "keep.txt")), "precious");
+    const sessions = join(home.path, "sessions");
+    const lines = [...Deno.readDirSync(sessions)].flatMap((e) =>
+      Deno.readTextFileSync(join(sessions, e.name)).split("\n")
+    );
+    const audits = lines.filter((l) => l.includes('"type":"audit"')).map((l) => JSON.parse(l).decision);
+    assertEquals(audits, [...RM_RF_SPELLINGS.map(() => "denied"), "auto"]);
+    const results = (server.requests[1].body.messages as { role: string; content: string }[])
+      .filter((m) => m.role === "tool").map((m) => JSON.parse(m.content));
+    assertMatch(results[0].error, /^Denied: bash is blocked by a deny rule/);
+    assertEquals(results.at(-1).ok, true, "other commands still run");
+  } finally {
+    await server.close();
+  }
+});
+
+const MARKER_PLUGIN = `export default (navi) => navi.registerTool({
+  name: "touch_marker",
+  description: "- Writes ran.txt in the workspace.",
+  parameters: navi.z.object({ note: navi.z.string().optional() }),
+  approval: "command",
+  handler: (_args, ctx) => { Deno.writeTextFileSync(ctx.workspace + "/ran.txt", "ran"); return { ok: true }; },
+});
+`;
+
+Deno.test("arguments that are not a JSON object never reach a handler, approval or deny rules; the audit says invalid", async () => {
+  const raws = ["null", "[]", "1", '"x"'];
+  const calls = ["bash", "touch_marker"].flatMap((name) => raws.map((raw) => ({ name, arguments: raw })));
+  await using home = await tempDir();
+  await using ws = await tempDir();
+  await Deno.mkdir(join(home.path, "plugins"));
+  await Deno.writeTextFile(join(home.path, "plugins", "marker.js"), MARKER_PLUGIN);
+  const server = startLlmServer([{ toolCalls: calls }, { text: "gave up" }]);
+  try {
+    await Deno.writeTextFile(
+      join(home.path, "config.json"),
+      JSON.stringify({
+        providers: { t: { base_url: server.url, api_key: "k" } },
+        model: "m",
+        approval: { mode: "ask", deny: ["bash(rm*)", "touch_marker"] },
+      }),
+    );
+    const r = await runNavi(["-p", "go"], { home: home.path, cwd: ws.path });
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(r.stdout, "gave up\n");
+    assert(!(await Deno.stat(join(ws.path, "ran.txt")).catch(() => null)), "the handler never ran");
+    const results = (server.requests[1].body.messages as { role: string; content: string }[])
+      .filter((m) => m.role === "tool").map((m) => JSON.parse(m.content));
+    const got = ["null", "an array", "a number", "a string"];
+    assertEquals(
+      results,
+      calls.map((c, i) => ({
+        ok: false,
+        error: `Invalid arguments for ${c.name}: expected a JSON object, got ${got[i % 4]}.`,
+      })),
+    );
+    const sessions = join(home.path, "sessions");
+    const audits = [...Deno.readDirSync(sessions)]
+      .flatMap((e) => Deno.readTextFileSync(join(sessions, e.name)).split("\n"))
+      .filter((l) => l.includes('"type":"audit"')).map((l) => JSON.parse(l));
+    assertEquals(
+      audits.map((a) => `${a.tool} ${a.decision} ${a.ok}`),
+      calls.map((c) => `${c.name} invalid false`),
+    );
   } finally {
     await server.close();
   }

@@ -1,6 +1,7 @@
 import { streamSink, terminalEvents } from "../../../core/cli/render.ts";
 import { Secrets } from "../../../core/mod.ts";
-import { assertEquals } from "../../helpers.ts";
+import { makeStyle } from "../../../core/cli/style.ts";
+import { assert, assertEquals } from "../../helpers.ts";
 
 function sinks() {
   const out: string[] = [];
@@ -50,4 +51,58 @@ Deno.test("a stream sink redacts known secrets", () => {
   const sink = streamSink({ writeSync: (p) => (chunks.push(p.slice()), p.length) }, secrets);
   sink.write("key is sk-secret-value-1234!");
   assertEquals(new TextDecoder().decode(chunks[0]), "key is [redacted]!");
+});
+
+function capture(secrets?: Secrets) {
+  const chunks: string[] = [];
+  const dec = new TextDecoder();
+  const sink = streamSink({ writeSync: (p) => (chunks.push(dec.decode(p)), p.length) }, secrets);
+  return { sink, text: () => chunks.join(""), chunks };
+}
+
+Deno.test("a secret split across streamed pieces is never written whole; a mere prefix comes out at flush", () => {
+  const secrets = new Secrets();
+  secrets.add("sk-secret-value-1234");
+  const c = capture(secrets);
+  for (const piece of ["the key: sk-sec", "ret-val", "ue-1234 and more ", "sk-se"]) c.sink.write(piece);
+  assertEquals(c.text(), "the key: [redacted] and more ");
+  c.sink.flush!();
+  assertEquals(c.text(), "the key: [redacted] and more sk-se");
+  assert(c.chunks.every((ch) => !ch.includes("sk-secret")), "no piece carries the secret's start either");
+});
+
+const HOSTILE = "a\x1b]52;c;ZXZpbA==\x07b\x1b]0;pwned\x07c\x1b[2J\x1b[H\x1b[5Ad\x1bce\x9b31mf\rg";
+const HOSTILE_SHOWN =
+  "a\\x1b]52;c;ZXZpbA==\\x07b\\x1b]0;pwned\\x07c\\x1b[2J\\x1b[H\\x1b[5Ad\\x1bce\\x9b31mf\\rg";
+
+Deno.test("control sequences in model text, tool output, tool names and errors are shown escaped; navi's colours stay", () => {
+  const c = capture();
+  const style = makeStyle(true, { get: () => undefined });
+  const ev = terminalEvents({ mode: "repl", out: c.sink, err: c.sink, style });
+  ev.text!(HOSTILE);
+  ev.responseEnd!({ text: HOSTILE, toolCalls: 1 });
+  const call = { id: "a", name: "evil\x1b]0;t\x07", arguments: '{"x":"\x1b[2J"}' };
+  ev.toolStart!(call);
+  ev.toolOutput!("out\x1b]52;c;AAAA\x07\r\n");
+  ev.toolEnd!(call, { result: { ok: false, error: "mcp says \x1b[2J\x1b]0;x\x07" }, ms: 3 });
+  ev.notice!("server note \x1b[H");
+  const shown = c.text();
+  assertEquals(shown.split("\n")[0], HOSTILE_SHOWN);
+  const ESC = "\x1b";
+  const colours = new RegExp(`${ESC}\\[[0-9;]*m`, "g");
+  const escapes: string[] = shown.match(colours) ?? [];
+  assertEquals(shown.replace(colours, "").includes(ESC), false, "no raw ESC but colours");
+  assert(!shown.includes("\x07") && !shown.includes("\x9b"), "no raw BEL or CSI");
+  assertEquals(shown.replaceAll(`\r${ESC}[K`, "").includes("\r"), false, "no raw carriage return");
+  assert(escapes.includes("\x1b[2m") && escapes.includes("\x1b[31m"), "navi's dim and red are intact");
+  assert(shown.includes("evil\\x1b]0;t\\x07"), shown);
+  assert(shown.includes("out\\x1b]52;c;AAAA\\x07\n"), shown);
+  assert(shown.includes("mcp says \\x1b[2J\\x1b]0;x\\x07"), shown);
+  assert(shown.includes("navi: server note \\x1b[H"), shown);
+});
+
+Deno.test("the sink itself lets only colours and navi's line clearing through", () => {
+  const c = capture();
+  c.sink.write("\x1b[33mwarn\x1b[39m\r\x1b[K\x1b]52;c;AA\x07\x1b[2J ok\r\n");
+  assertEquals(c.text(), "\x1b[33mwarn\x1b[39m\r\x1b[K\\x1b]52;c;AA\\x07\\x1b[2J ok\n");
 });

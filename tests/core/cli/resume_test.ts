@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { startLlmServer } from "../../support/llm_server.ts";
 import { rawField } from "../../support/raw_json.ts";
-import { assert, assertEquals, assertMatch, ROOT, runNavi, tempDir } from "../../helpers.ts";
+import { assert, assertEquals, assertMatch, MAIN, ROOT, runNavi, tempDir, until } from "../../helpers.ts";
 
 const PLUGIN = (name: string) =>
   `export default (navi) => navi.registerTool({ name: "${name}", description: "- ${name}.", parameters: navi.z.object({}), approval: "read_only", handler: () => ({ ok: true }) });\n`;
@@ -103,4 +103,53 @@ Deno.test("plan mode and feature gates shape the offered tools", async () => {
   const gated = await runNavi(["tools", "--json"], { home: home.path });
   const gatedNames = JSON.parse(gated.stdout).map((t: { function: { name: string } }) => t.function.name);
   assert(!gatedNames.includes("glob") && !gatedNames.includes("grep") && gatedNames.includes("bash"));
+});
+
+Deno.test("a session live in one process is refused to a second --resume (exit 2, one line); once that process is gone, it resumes", async () => {
+  await using home = await tempDir();
+  const server = startLlmServer((i) => (i === 1 ? { hang: true } : { text: `answer ${i}` }));
+  let live: Deno.ChildProcess | undefined;
+  try {
+    await Deno.writeTextFile(
+      join(home.path, "config.json"),
+      JSON.stringify({ providers: { t: { base_url: server.url, api_key: "k" } }, model: "m" }),
+    );
+    const first = await runNavi(["-p", "q1", "--output-format", "json"], { home: home.path });
+    const id = JSON.parse(first.stdout).session_id;
+    const file = join(home.path, "sessions", `${id}.jsonl`);
+    assert(!(await Deno.stat(`${file}.lock`).catch(() => null)), "a finished run leaves no lock");
+    live = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", MAIN, "--resume", id, "-p", "q2"],
+      cwd: home.path,
+      env: { NAVI_HOME: home.path, NO_COLOR: "1" },
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    await until(() => server.requests.length === 2, 30_000, "the first process waiting for the model");
+    const before = await Deno.readTextFile(file);
+    const second = await runNavi(["--resume", id, "-p", "q3"], { home: home.path });
+    assertEquals(second.code, 2);
+    assertEquals(second.stdout, "");
+    assertEquals(
+      second.stderr,
+      `navi: session ${file} is in use by another navi process (pid ${live.pid}); ` +
+        `close that one first, or remove ${file}.lock if it is gone\n`,
+    );
+    assertEquals(await Deno.readTextFile(file), before, "the refused process wrote nothing");
+    assertEquals(server.requests.length, 2, "the refused process sent nothing");
+
+    live.kill("SIGKILL");
+    await live.status;
+    live = undefined;
+    const third = await runNavi(["--resume", id, "-p", "q4"], { home: home.path });
+    assertEquals(third.code, 0, third.stderr);
+    assertEquals(third.stdout, "answer 2\n");
+  } finally {
+    if (live) {
+      live.kill("SIGKILL");
+      await live.status;
+    }
+    await server.close();
+  }
 });

@@ -1,0 +1,30 @@
+/**
+ * Text from outside navi (model answers, tool output, MCP errors and descriptions) made harmless for a
+ * terminal: control characters are shown as visible escapes (`\x1b]52;...`), so a hostile text cannot write
+ * the clipboard (OSC 52), set the title (OSC 0), clear the screen or move the cursor.
+ */
+
+function visible(c: string): string {
+  if (c === "\r") return "\\r";
+  return `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`;
+}
+
+// deno-lint-ignore no-control-regex -- matching control characters is the point
+const CONTROLS = /\r\n|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+
+/** Every control character but newline and tab shown escaped (`\r\n` becomes `\n`); for untrusted text. */
+export function escapeControls(text: string): string {
+  return text.replace(CONTROLS, (c) => (c === "\r\n" ? "\n" : visible(c)));
+}
+
+/** navi's own sequences: colours (SGR), and clearing the current line (`\r` + erase-in-line). */
+// deno-lint-ignore no-control-regex -- matching control characters is the point
+const SINK = /\x1b\[[0-9;]*m|\r?\x1b\[[012]?K|\r\n|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+
+/**
+ * What a terminal sink lets through: navi's own colours and line clearing unchanged, every other control
+ * character escaped. A backstop for text that did not pass `escapeControls` on its way in.
+ */
+export function terminalSafe(text: string): string {
+  return text.replace(SINK, (m) => (m.length > 1 ? (m === "\r\n" ? "\n" : m) : visible(m)));
+}

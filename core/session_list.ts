@@ -1,0 +1,82 @@
+import { join } from "node:path";
+import { type Message, parseLines, type SessionMeta } from "./session.ts";
+
+/** A row of `navi sessions`. */
+export interface SessionSummary {
+  /** The session id (for `--resume`). */
+  id: string;
+  /** When the session was created (ISO 8601). */
+  created: string;
+  /** The workspace it was started in. */
+  cwd: string;
+  /** How many messages it holds, the system prompt not counted. */
+  messages: number;
+  /** The first user prompt, cut to 200 characters. */
+  first_prompt: string;
+}
+
+/** The metadata record of a session file: its first line, read without reading the rest. */
+function readMeta(file: string): SessionMeta | undefined {
+  let f: Deno.FsFile | undefined;
+  try {
+    f = Deno.openSync(file);
+    const buf = new Uint8Array(4096);
+    const n = f.readSync(buf) ?? 0;
+    const line = new TextDecoder().decode(buf.subarray(0, n)).split("\n")[0];
+    const record = JSON.parse(line);
+    return record?.type === "meta" ? record : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    f?.close();
+  }
+}
+
+/** The newest session started in `cwd`, from the metadata lines only. */
+export function newestSessionIn(home: string, cwd: string): string | undefined {
+  const dir = join(home, "sessions");
+  let best: SessionMeta | undefined;
+  try {
+    for (const e of Deno.readDirSync(dir)) {
+      if (!e.isFile || !e.name.endsWith(".jsonl")) continue;
+      const meta = readMeta(join(dir, e.name));
+      if (meta?.cwd === cwd && (!best || meta.created > best.created)) best = meta;
+    }
+  } catch {
+    return undefined;
+  }
+  return best?.id;
+}
+
+/** Every session under `home`, newest first. Unreadable files are skipped. */
+export function listSessions(home: string): SessionSummary[] {
+  const dir = join(home, "sessions");
+  const out: SessionSummary[] = [];
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(dir)];
+  } catch {
+    return [];
+  }
+  for (const e of entries) {
+    if (!e.isFile || !e.name.endsWith(".jsonl")) continue;
+    const { records } = parseLines(Deno.readTextFileSync(join(dir, e.name)));
+    const meta = records.find((r) => r.type === "meta") as SessionMeta | undefined;
+    if (!meta) continue;
+    const messages = records.filter((r) => r.type === "message").map((r) =>
+      (r as { message: Message }).message
+    );
+    const first = messages.find((m) => m.role === "user" && typeof m.content === "string");
+    out.push({
+      id: meta.id,
+      created: meta.created,
+      cwd: meta.cwd,
+      messages: messages.filter((m) => m.role !== "system").length,
+      first_prompt: (first?.content as string | undefined)?.slice(0, 200) ?? "",
+    });
+  }
+  return out.sort((
+    a,
+    b,
+  ) => (a.created < b.created ? 1 : a.created > b.created ? -1 : b.id.localeCompare(a.id)));
+}
