@@ -9,6 +9,7 @@ export {
   type Config,
   type McpServerConfig,
   type ProviderSettings,
+  type RetrySettings,
 } from "./config_types.ts";
 
 const stringMap = z.record(z.string(), z.string());
@@ -65,11 +66,17 @@ const ApprovalSchema = z.preprocess(
   }),
 );
 
+const RetrySchema = z.strictObject({
+  max_retries: z.number().int().min(0).optional(),
+  max_wait_s: z.number().min(0).optional(),
+});
+
 const ConfigSchema = z.strictObject({
   providers: z.record(z.string(), ProviderSchema).optional(),
   provider: z.string().optional(),
   model: z.string().optional(),
   max_steps: z.number().int().positive().optional(),
+  retry: RetrySchema.optional(),
   mcp_servers: z.record(z.string(), McpServerSchema).optional(),
   approval: ApprovalSchema.optional(),
   features: z.record(z.string(), z.boolean()).optional(),

@@ -67,6 +67,11 @@ export function terminalEvents(opts: PrinterOptions): AgentEvents & { stopSpinne
     if (!atLineStart) activity.write("\n");
     atLineStart = true;
   };
+  const notice = (text: string) => {
+    stopSpinner();
+    ensureNewline();
+    activity.write(style.yellow(`navi: ${text}`) + "\n");
+  };
   return {
     stopSpinner,
     requestStart() {
@@ -110,10 +115,7 @@ export function terminalEvents(opts: PrinterOptions): AgentEvents & { stopSpinne
       const line = `  ⎿ ${who}${resultSummary(result)} ${style.dim(`(${ms} ms)`)}`;
       activity.write((result.ok ? style.green(line) : style.red(line)) + "\n");
     },
-    notice(text) {
-      stopSpinner();
-      ensureNewline();
-      activity.write(style.yellow(`navi: ${text}`) + "\n");
-    },
+    notice,
+    retry: (info) => notice(info.message),
   };
 }

@@ -21,6 +21,8 @@ export interface Recorded {
   headers: Headers;
   /** How far the response got (events sent, hanging, ended). */
   progress: Progress;
+  /** When the request arrived (`Date.now()`). */
+  at: number;
 }
 
 function chunk(delta: Record<string, unknown>, finish: string | null = null): string {
@@ -101,7 +103,7 @@ export function startLlmServer(script: Step[] | ((i: number, body: Record<string
       const body = JSON.parse(raw);
       const index = requests.length;
       const progress: Progress = { sent: 0, hanging: false, ended: false };
-      requests.push({ body, raw, headers: req.headers, progress });
+      requests.push({ body, raw, headers: req.headers, progress, at: Date.now() });
       const step = typeof script === "function" ? script(index, body) : script[index];
       if (!step) return Response.json({ error: { message: "script exhausted" } }, { status: 500 });
       if ("hang" in step) {
