@@ -48,8 +48,12 @@ export function faultyResponse(
   const { fault, progress, closing } = opts;
   const kept = events.filter((_, i) => !fault.omit?.includes(kindOf(i, events.length)!));
   const limit = Math.min(fault.cutAfter ?? kept.length, kept.length);
+  let timer: ReturnType<typeof setTimeout> | undefined;
   let cancelled!: () => void;
-  const gone = new Promise<void>((resolve) => (cancelled = resolve));
+  const gone = new Promise<void>((resolve) => (cancelled = () => {
+    clearTimeout(timer);
+    resolve();
+  }));
   closing.addEventListener("abort", () => cancelled(), { once: true });
   const enc = new TextEncoder();
   // Pull-based with no queue: an event is produced only once the previous one was taken for sending, so a
@@ -57,7 +61,7 @@ export function faultyResponse(
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (progress.sent < limit) {
-        if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+        if (fault.delayMs) await new Promise((r) => (timer = setTimeout(r, fault.delayMs)));
         controller.enqueue(enc.encode(kept[progress.sent++]));
         return;
       }
