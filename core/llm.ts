@@ -4,16 +4,7 @@ import { readChatStream } from "./chat_stream.ts";
 import type { Config } from "./config.ts";
 import { type ProviderChoice, resolveProvider } from "./provider.ts";
 import type { OpenAITool } from "./registry.ts";
-import {
-  backoff,
-  DEFAULT_RETRY,
-  requestedWait,
-  retryable,
-  type RetryInfo,
-  type RetryPolicy,
-  seconds,
-  sleep,
-} from "./retry.ts";
+import { DEFAULT_RETRY, planRetry, type RetryInfo, type RetryPolicy, sleep } from "./retry.ts";
 import type { Message } from "./session.ts";
 
 export type { RetryInfo, RetryPolicy };
@@ -44,9 +35,23 @@ export type ChatFn = (req: ChatRequest, signal: AbortSignal, opts?: ChatOptions)
 
 /** A failed model request, already formatted as one line without secrets. */
 export class ApiError extends Error {
-  /** `message`: one line without secrets; `status`: the HTTP status, when the provider answered. */
-  constructor(message: string, readonly status?: number) {
+  /** The provider's response headers, when it answered (`retry-after`, `x-should-retry`). */
+  readonly headers?: Headers;
+  /** The request got no answer: the connection failed or timed out. */
+  readonly unanswered: boolean;
+
+  /**
+   * `message`: one line without secrets; `status`: the HTTP status, when the provider answered;
+   * `opts.headers` its headers; `opts.unanswered` when the connection failed.
+   */
+  constructor(
+    message: string,
+    readonly status?: number,
+    opts: { headers?: Headers; unanswered?: boolean } = {},
+  ) {
     super(message);
+    this.headers = opts.headers;
+    this.unanswered = opts.unanswered ?? false;
   }
 }
 
@@ -95,7 +100,6 @@ export class LlmClient {
     client: OpenAI,
     r: { choice: ProviderChoice; req: ChatRequest; signal: AbortSignal; onRetry?: ChatOptions["onRetry"] },
   ): Promise<Response> {
-    const { maxRetries, maxWaitMs } = this.retry;
     for (let attempt = 1;; attempt++) {
       try {
         return await client.chat.completions.create(
@@ -111,31 +115,14 @@ export class LlmClient {
       } catch (err) {
         const failure = await toApiError(err, r.choice);
         if (!(failure instanceof ApiError) || r.signal.aborted) throw failure;
-        const headers = (err as { headers?: Headers }).headers;
-        if (attempt > maxRetries || !retryable({ status: failure.status, headers })) throw failure;
-        const asked = requestedWait(headers);
-        if (asked !== undefined && asked > maxWaitMs) {
-          throw new ApiError(
-            `${failure.message} (the provider asks to retry in ${
-              seconds(asked)
-            }, longer than retry.max_wait_s ${seconds(maxWaitMs)})`,
-            failure.status,
-          );
+        const next = planRetry(failure, { attempt, policy: this.retry, provider: r.choice.name });
+        if ("giveUp" in next) {
+          throw next.note
+            ? new ApiError(`${failure.message} ${next.note}`, failure.status, failure)
+            : failure;
         }
-        const waitMs = Math.min(asked ?? backoff(attempt), maxWaitMs);
-        const what = failure.status === 429
-          ? "rate limited (429)"
-          : failure.status
-          ? `API error ${failure.status}`
-          : `cannot reach ${r.choice.name}`;
-        r.onRetry?.({
-          attempt,
-          of: maxRetries,
-          waitMs,
-          status: failure.status,
-          message: `${what}, retrying in ${seconds(waitMs)} (retry ${attempt} of ${maxRetries})`,
-        });
-        await sleep(waitMs, r.signal);
+        r.onRetry?.(next);
+        await sleep(next.waitMs, r.signal);
       }
     }
   }
@@ -157,8 +144,8 @@ function where(choice: ProviderChoice): string {
 }
 
 function scrubber(choice: ProviderChoice): (text: string) => string {
-  return (text) =>
-    choice.apiKey && choice.apiKey.length >= 4 ? text.split(choice.apiKey).join("[redacted]") : text;
+  const key = choice.apiKey;
+  return (text) => (key.length >= 8 ? text.split(key).join("[redacted]") : text);
 }
 
 async function toApiError(err: unknown, choice: ProviderChoice): Promise<unknown> {
@@ -168,11 +155,13 @@ async function toApiError(err: unknown, choice: ProviderChoice): Promise<unknown
   if (err instanceof APIUserAbortError) return err;
   const scrub = scrubber(choice);
   if (err instanceof APIConnectionTimeoutError) {
-    return new ApiError(`API request to ${where(choice)} timed out`);
+    return new ApiError(`API request to ${where(choice)} timed out`, undefined, { unanswered: true });
   }
   if (err instanceof APIConnectionError) {
     const cause = (err as { cause?: { message?: string } }).cause?.message;
-    return new ApiError(`cannot reach ${where(choice)}: ${scrub(cause ?? err.message)}`);
+    return new ApiError(`cannot reach ${where(choice)}: ${scrub(cause ?? err.message)}`, undefined, {
+      unanswered: true,
+    });
   }
   if (err instanceof APIError) {
     const body = err.error as { message?: string } | undefined;
@@ -184,6 +173,7 @@ async function toApiError(err: unknown, choice: ProviderChoice): Promise<unknown
     return new ApiError(
       `API error ${err.status ?? ""} from ${where(choice)}: ${msg}${hint}`.replace("  ", " "),
       err.status,
+      { headers: err.headers },
     );
   }
   if (err instanceof Error && (err.name === "AbortError" || err.name === "TimeoutError")) return err;

@@ -23,16 +23,61 @@ export interface RetryInfo {
   message: string;
 }
 
+/** A failed try as retries see it (navi's ApiError fits). */
+export interface Failure {
+  /** The HTTP status, when the provider answered. */
+  status?: number;
+  /** The provider's response headers. */
+  headers?: Headers;
+  /** The connection failed or timed out: no answer. */
+  unanswered: boolean;
+}
+
 /**
- * Whether a failure is worth retrying: 408, 409, 429 and 5xx answers and connection failures (no status),
- * unless the provider says otherwise with `x-should-retry`.
+ * Whether a failure is worth retrying: 408, 409, 429 and 5xx answers and connection failures, unless the
+ * provider says otherwise with `x-should-retry`.
  */
-export function retryable(failure: { status?: number; headers?: Headers }): boolean {
+export function retryable(failure: Failure): boolean {
   const say = failure.headers?.get("x-should-retry");
   if (say === "true") return true;
   if (say === "false") return false;
   const s = failure.status;
-  return s === undefined || s === 408 || s === 409 || s === 429 || s >= 500;
+  if (s === undefined) return failure.unanswered;
+  return s === 408 || s === 409 || s === 429 || s >= 500;
+}
+
+/**
+ * What follows failed try number `attempt` (from 1): a retry after `waitMs` (the provider's wait, else
+ * backoff, never more than the policy's bound), or giving up; `note` says why when the provider asks for a
+ * longer wait than the policy allows.
+ */
+export function planRetry(
+  failure: Failure,
+  opts: { attempt: number; policy: RetryPolicy; provider: string },
+): RetryInfo | { giveUp: true; note?: string } {
+  const { attempt, policy } = opts;
+  if (attempt > policy.maxRetries || !retryable(failure)) return { giveUp: true };
+  const asked = requestedWait(failure.headers);
+  if (asked !== undefined && asked > policy.maxWaitMs) {
+    const bound = seconds(policy.maxWaitMs);
+    return {
+      giveUp: true,
+      note: `(the provider asks to retry in ${seconds(asked)}, longer than retry.max_wait_s ${bound})`,
+    };
+  }
+  const waitMs = Math.min(asked ?? backoff(attempt), policy.maxWaitMs);
+  const what = failure.status === 429
+    ? "rate limited (429)"
+    : failure.status
+    ? `API error ${failure.status}`
+    : `cannot reach ${opts.provider}`;
+  return {
+    attempt,
+    of: policy.maxRetries,
+    waitMs,
+    status: failure.status,
+    message: `${what}, retrying in ${seconds(waitMs)} (retry ${attempt} of ${policy.maxRetries})`,
+  };
 }
 
 /** The wait the provider asks for in `retry-after-ms` or `retry-after` (seconds or an HTTP date), in ms. */
