@@ -16,7 +16,8 @@ export function streamSink(stream: { writeSync(p: Uint8Array): number }, secrets
       try {
         while (off < bytes.length) off += stream.writeSync(bytes.subarray(off));
       } catch (err) {
-        if (!(err instanceof Deno.errors.BrokenPipe)) throw err;
+        // A closed pipe or a terminal that hung up (EIO) has no reader left: the text has nowhere to go.
+        if (!(err instanceof Deno.errors.BrokenPipe) && (err as { code?: string }).code !== "EIO") throw err;
       }
     },
   };

@@ -226,6 +226,6 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
   }
   if (!closed) rl.close();
   if (interactive) out.write("\n");
-  if (trap.received) console.error(trap.describe());
+  if (trap.received) streamSink(Deno.stderr).write(trap.describe() + "\n");
   return trap.status ?? 0;
 }
