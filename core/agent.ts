@@ -1,6 +1,7 @@
 import type { ApprovalPolicy } from "./approval.ts";
-import { type ChatFn, isAbort } from "./llm.ts";
+import { type ChatFn, isAbort, type RetryInfo } from "./llm.ts";
 import type { OpenAITool, ToolRegistry } from "./registry.ts";
+import { abortError } from "./retry.ts";
 import type { Session } from "./session.ts";
 import { emptyUsage, ResponseAssembler, type ToolCall, type Usage } from "./stream.ts";
 import { ToolCallRunner, type ToolEvents } from "./tool_calls.ts";
@@ -19,17 +20,25 @@ export interface AgentEvents extends ToolEvents {
   responseEnd?(info: { text: string; toolCalls: number }): void;
   /** A message from navi itself for the user (tool list changes, the step limit). */
   notice?(text: string): void;
+  /** A failed model request will be retried after `info.waitMs` (`info.message` says so in one line). */
+  retry?(info: RetryInfo): void;
 }
 
 /** The outcome of one user turn. */
 export interface TurnResult {
-  /** The text of the last completed model response: the answer, unless the turn was cut short. */
+  /**
+   * The text of the last completed model response: the answer, unless the turn was cut short (when aborted,
+   * the text that arrived of the interrupted response).
+   */
   text: string;
   /** Every tool call of the turn, in order, and whether it succeeded. */
   toolCalls: { name: string; ok: boolean }[];
   /** Tokens used by all model requests of the turn. */
   usage: Usage;
-  /** The user aborted the turn (Ctrl-C). */
+  /**
+   * The turn was aborted (Ctrl-C, a signal). A response interrupted mid-stream is kept in the session with
+   * its text and the `interrupted` marker (CUT_MARKERS); its tool calls are not run.
+   */
   aborted: boolean;
   /** The turn ran out of model requests (`maxSteps`) before an answer. */
   stoppedAtLimit: boolean;
@@ -88,7 +97,11 @@ export class Agent {
     });
   }
 
-  /** Run one user turn to its end (an answer, the step limit or an abort). API errors are thrown. */
+  /**
+   * Run one user turn to its end (an answer, the step limit or an abort). API errors are thrown, also a
+   * stream that broke off or ended incomplete; what arrived of it is kept in the session with the `cut`
+   * marker and none of its tool calls is run.
+   */
   async run(prompt: string, signal: AbortSignal): Promise<TurnResult> {
     const { session, events = {} } = this.#opts;
     const result: TurnResult = {
@@ -104,11 +117,11 @@ export class Agent {
       const tools = this.#syncTools();
       events.requestStart?.(step);
       const response = await this.#request(tools, { signal, usage: result.usage });
+      result.text = response.text;
       if (response.aborted) {
         result.aborted = true;
         return result;
       }
-      result.text = response.text;
       if (!response.calls.length) return result;
       result.toolCalls.push(...await this.#calls.run(response.calls, signal));
       if (signal.aborted) {
@@ -140,30 +153,24 @@ export class Agent {
   async #request(tools: readonly OpenAITool[], opts: { signal: AbortSignal; usage: Usage }) {
     const { session, events = {} } = this.#opts;
     const response = new ResponseAssembler(opts.usage, { onText: events.text });
+    const onRetry = events.retry && ((info: RetryInfo) => events.retry!(info));
     try {
-      for await (const chunk of this.#opts.chat({ messages: session.messages, tools }, opts.signal)) {
+      for await (
+        const chunk of this.#opts.chat({ messages: session.messages, tools }, opts.signal, { onRetry })
+      ) {
         response.add(chunk);
       }
+      if (opts.signal.aborted) throw abortError(opts.signal);
     } catch (err) {
-      if (!isAbort(err, opts.signal)) throw err;
-      if (response.text) session.addMessage({ role: "assistant", content: response.text });
+      const aborted = isAbort(err, opts.signal);
+      const partial = response.partialMessage(aborted ? "interrupted" : "cut");
+      if (partial) session.addMessage(partial);
       events.responseEnd?.({ text: response.text, toolCalls: 0 });
+      if (!aborted) throw err;
       return { text: response.text, calls: [], aborted: true };
     }
     const calls = response.calls();
-    session.addMessage({
-      role: "assistant",
-      content: response.text || null,
-      ...(calls.length
-        ? {
-          tool_calls: calls.map((c) => ({
-            id: c.id,
-            type: "function",
-            function: { name: c.name, arguments: c.arguments },
-          })),
-        }
-        : {}),
-    });
+    session.addMessage(response.message());
     events.responseEnd?.({ text: response.text, toolCalls: calls.length });
     return { text: response.text, calls, aborted: false };
   }

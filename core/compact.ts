@@ -1,4 +1,4 @@
-import type { ChatFn } from "./llm.ts";
+import { type ChatFn, isAbort } from "./llm.ts";
 import type { Message } from "./session.ts";
 
 /** The instruction of a summary request. */
@@ -8,21 +8,29 @@ export const COMPACT_PROMPT: string = [
   "and their outcome, open problems and the next steps. Be concise and factual; do not call tools.",
 ].join(" ");
 
-/** Ask the model for a summary of `messages` (one request without tools); nothing is recorded. */
+/**
+ * Ask the model for a summary of `messages` (one request without tools); nothing is recorded. Returns ""
+ * when `signal` aborts; a failed or incomplete response throws (a cut summary is never returned).
+ */
 export async function summarizeConversation(
   chat: ChatFn,
   messages: readonly Message[],
   signal: AbortSignal,
 ): Promise<string> {
   let text = "";
-  for await (
-    const chunk of chat(
-      { messages: [...messages, { role: "user", content: COMPACT_PROMPT }], tools: [] },
-      signal,
-    )
-  ) {
-    const delta = chunk.choices?.[0]?.delta?.content;
-    if (typeof delta === "string") text += delta;
+  try {
+    for await (
+      const chunk of chat(
+        { messages: [...messages, { role: "user", content: COMPACT_PROMPT }], tools: [] },
+        signal,
+      )
+    ) {
+      const delta = chunk.choices?.[0]?.delta?.content;
+      if (typeof delta === "string") text += delta;
+    }
+  } catch (err) {
+    if (isAbort(err, signal)) return "";
+    throw err;
   }
   return text.trim();
 }

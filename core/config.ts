@@ -15,6 +15,7 @@ export {
   type Config,
   type McpServerConfig,
   type ProviderSettings,
+  type RetrySettings,
   SANDBOX_MODES,
   type SandboxMode,
   type SandboxSettings,
@@ -82,11 +83,17 @@ const SandboxSchema = z.strictObject({
   auto_allow: z.boolean().optional(),
 });
 
+const RetrySchema = z.strictObject({
+  max_retries: z.number().int().min(0).optional(),
+  max_wait_s: z.number().min(0).optional(),
+});
+
 const ConfigSchema = z.strictObject({
   providers: z.record(z.string(), ProviderSchema).optional(),
   provider: z.string().optional(),
   model: z.string().optional(),
   max_steps: z.number().int().positive().optional(),
+  retry: RetrySchema.optional(),
   mcp_servers: z.record(z.string(), McpServerSchema).optional(),
   approval: ApprovalSchema.optional(),
   sandbox: SandboxSchema.optional(),

@@ -62,6 +62,17 @@ export interface SandboxSettings {
   auto_allow?: boolean;
 }
 
+/** The `retry` section: how failed model requests (429, 5xx, 408, 409, connection failures) are retried. */
+export interface RetrySettings {
+  /** Retries after the first try (default 3). */
+  max_retries?: number;
+  /**
+   * The longest wait in seconds navi accepts before a retry (default 60); a provider's `retry-after` asking
+   * for more fails the request at once.
+   */
+  max_wait_s?: number;
+}
+
 /** A validated config.json (`$NAVI_HOME/config.json`). Every field is optional. */
 export interface Config {
   /** OpenAI-compatible endpoints by name. */
@@ -72,6 +83,8 @@ export interface Config {
   model?: string;
   /** Model requests per user turn before the loop stops (default 50). */
   max_steps?: number;
+  /** How failed model requests are retried. */
+  retry?: RetrySettings;
   /** MCP servers by name (letters, digits, _ and -, no `__`). */
   mcp_servers?: Record<string, McpServerConfig>;
   /** Approval mode and rules. */

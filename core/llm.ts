@@ -1,9 +1,13 @@
 import type OpenAI from "openai";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
+import { readChatStream } from "./chat_stream.ts";
 import type { Config } from "./config.ts";
 import { type ProviderChoice, resolveProvider } from "./provider.ts";
 import type { OpenAITool } from "./registry.ts";
+import { DEFAULT_RETRY, planRetry, type RetryInfo, type RetryPolicy, sleep } from "./retry.ts";
 import type { Message } from "./session.ts";
+
+export type { RetryInfo, RetryPolicy };
 
 /** One streamed piece of a model response (the openai SDK's ChatCompletionChunk). */
 export type Chunk = ChatCompletionChunk;
@@ -16,14 +20,38 @@ export interface ChatRequest {
   tools: readonly OpenAITool[];
 }
 
-/** Streams one model response; throws ApiError on a failed request. */
-export type ChatFn = (req: ChatRequest, signal: AbortSignal) => AsyncIterable<Chunk>;
+/** What a ChatFn may tell its caller while it works. */
+export interface ChatOptions {
+  /** A failed request is about to be retried after a wait (announce it: the wait can be long). */
+  onRetry?(info: RetryInfo): void;
+}
+
+/**
+ * Streams one complete model response. Throws ApiError when the request fails (after retries) and when the
+ * stream breaks off or ends without `finish_reason` or `[DONE]` (after yielding what arrived); throws an
+ * `AbortError` when `signal` aborts, at any moment.
+ */
+export type ChatFn = (req: ChatRequest, signal: AbortSignal, opts?: ChatOptions) => AsyncIterable<Chunk>;
 
 /** A failed model request, already formatted as one line without secrets. */
 export class ApiError extends Error {
-  /** `message`: one line without secrets; `status`: the HTTP status, when the provider answered. */
-  constructor(message: string, readonly status?: number) {
+  /** The provider's response headers, when it answered (`retry-after`, `x-should-retry`). */
+  readonly headers?: Headers;
+  /** The request got no answer: the connection failed or timed out. */
+  readonly unanswered: boolean;
+
+  /**
+   * `message`: one line without secrets; `status`: the HTTP status, when the provider answered;
+   * `opts.headers` its headers; `opts.unanswered` when the connection failed.
+   */
+  constructor(
+    message: string,
+    readonly status?: number,
+    opts: { headers?: Headers; unanswered?: boolean } = {},
+  ) {
     super(message);
+    this.headers = opts.headers;
+    this.unanswered = opts.unanswered ?? false;
   }
 }
 
@@ -33,18 +61,17 @@ export class LlmClient {
   #clients = new Map<string, OpenAI>();
   /** Provider and model that beat config.json (flags, `/model`); read at every request. */
   overrides: { provider?: string; model?: string };
-  /** How often a failed request is retried (default 3); read when a provider's client is created. */
-  maxRetries: number;
+  /** Which failed requests are retried, how often and how long navi waits at most (config `retry`). */
+  retry: RetryPolicy;
 
-  /** Requests go where `config` and `overrides` say; `opts.maxRetries` defaults to 3. */
-  constructor(
-    config: Config,
-    overrides: { provider?: string; model?: string } = {},
-    opts: { maxRetries?: number } = {},
-  ) {
+  /** Requests go where `config` and `overrides` say; retries follow config `retry`, else the defaults. */
+  constructor(config: Config, overrides: { provider?: string; model?: string } = {}) {
     this.#config = config;
     this.overrides = { ...overrides };
-    this.maxRetries = opts.maxRetries ?? 3;
+    this.retry = {
+      maxRetries: config.retry?.max_retries ?? DEFAULT_RETRY.maxRetries,
+      maxWaitMs: (config.retry?.max_wait_s ?? DEFAULT_RETRY.maxWaitMs / 1000) * 1000,
+    };
   }
 
   /** The provider and model the next request will use. */
@@ -53,26 +80,50 @@ export class LlmClient {
   }
 
   /** A ChatFn bound to this client. */
-  readonly chat: ChatFn = (req, signal) => this.#stream(req, signal);
+  readonly chat: ChatFn = (req, signal, opts) => this.#stream(req, signal, opts ?? {});
 
-  async *#stream(req: ChatRequest, signal: AbortSignal): AsyncIterable<Chunk> {
+  async *#stream(req: ChatRequest, signal: AbortSignal, opts: ChatOptions): AsyncIterable<Chunk> {
     const choice = this.current();
     const client = await this.#client(choice);
-    let stream: AsyncIterable<Chunk>;
-    try {
-      stream = await client.chat.completions.create(
-        {
-          model: choice.model,
-          messages: req.messages as unknown as OpenAI.ChatCompletionMessageParam[],
-          ...(req.tools.length ? { tools: req.tools as OpenAI.ChatCompletionTool[] } : {}),
-          stream: true,
-          stream_options: { include_usage: true },
-        },
-        { signal },
-      );
-      for await (const chunk of stream) yield chunk;
-    } catch (err) {
-      throw await toApiError(err, choice);
+    const response = await this.#open(client, { choice, req, signal, onRetry: opts.onRetry });
+    const scrub = scrubber(choice);
+    yield* readChatStream(response.body!, {
+      signal,
+      where: where(choice),
+      scrub,
+      fail: (message) => new ApiError(scrub(message)),
+    });
+  }
+
+  /** Send the request until its headers arrive, retrying as `retry` says; the body is left unread. */
+  async #open(
+    client: OpenAI,
+    r: { choice: ProviderChoice; req: ChatRequest; signal: AbortSignal; onRetry?: ChatOptions["onRetry"] },
+  ): Promise<Response> {
+    for (let attempt = 1;; attempt++) {
+      try {
+        return await client.chat.completions.create(
+          {
+            model: r.choice.model,
+            messages: r.req.messages as unknown as OpenAI.ChatCompletionMessageParam[],
+            ...(r.req.tools.length ? { tools: r.req.tools as OpenAI.ChatCompletionTool[] } : {}),
+            stream: true,
+            stream_options: { include_usage: true },
+          },
+          { signal: r.signal, maxRetries: 0 },
+        ).asResponse();
+      } catch (err) {
+        const failure = await toApiError(err, r.choice);
+        if (!(failure instanceof ApiError) || r.signal.aborted) throw failure;
+        const next = planRetry(failure, { attempt, policy: this.retry, provider: r.choice.name });
+        if ("giveUp" in next) {
+          throw next.note
+            ? new ApiError(`${failure.message} ${next.note}`, failure.status, failure)
+            : failure;
+        }
+        r.onRetry?.(next);
+        await sleep(next.waitMs, r.signal);
+      }
     }
   }
 
@@ -81,15 +132,20 @@ export class LlmClient {
     let client = this.#clients.get(key);
     if (!client) {
       const { default: OpenAIClient } = await import("openai");
-      client = new OpenAIClient({
-        apiKey: choice.apiKey,
-        baseURL: choice.baseURL,
-        maxRetries: this.maxRetries,
-      });
+      client = new OpenAIClient({ apiKey: choice.apiKey, baseURL: choice.baseURL, maxRetries: 0 });
       this.#clients.set(key, client);
     }
     return client;
   }
+}
+
+function where(choice: ProviderChoice): string {
+  return `${choice.name}${choice.baseURL ? ` (${choice.baseURL})` : ""}`;
+}
+
+function scrubber(choice: ProviderChoice): (text: string) => string {
+  const key = choice.apiKey;
+  return (text) => (key.length >= 8 ? text.split(key).join("[redacted]") : text);
 }
 
 async function toApiError(err: unknown, choice: ProviderChoice): Promise<unknown> {
@@ -97,12 +153,15 @@ async function toApiError(err: unknown, choice: ProviderChoice): Promise<unknown
     "openai"
   );
   if (err instanceof APIUserAbortError) return err;
-  const where = `${choice.name}${choice.baseURL ? ` (${choice.baseURL})` : ""}`;
-  const scrub = (s: string) => s.split(choice.apiKey).join("[redacted]");
-  if (err instanceof APIConnectionTimeoutError) return new ApiError(`API request to ${where} timed out`);
+  const scrub = scrubber(choice);
+  if (err instanceof APIConnectionTimeoutError) {
+    return new ApiError(`API request to ${where(choice)} timed out`, undefined, { unanswered: true });
+  }
   if (err instanceof APIConnectionError) {
     const cause = (err as { cause?: { message?: string } }).cause?.message;
-    return new ApiError(`cannot reach ${where}: ${scrub(cause ?? err.message)}`);
+    return new ApiError(`cannot reach ${where(choice)}: ${scrub(cause ?? err.message)}`, undefined, {
+      unanswered: true,
+    });
   }
   if (err instanceof APIError) {
     const body = err.error as { message?: string } | undefined;
@@ -112,13 +171,14 @@ async function toApiError(err: unknown, choice: ProviderChoice): Promise<unknown
         ? " (the conversation no longer fits the model: /clear starts a new one)"
         : "";
     return new ApiError(
-      `API error ${err.status ?? ""} from ${where}: ${msg}${hint}`.replace("  ", " "),
+      `API error ${err.status ?? ""} from ${where(choice)}: ${msg}${hint}`.replace("  ", " "),
       err.status,
+      { headers: err.headers },
     );
   }
   if (err instanceof Error && (err.name === "AbortError" || err.name === "TimeoutError")) return err;
   return new ApiError(
-    `bad response from ${where}: ${scrub(err instanceof Error ? err.message : String(err))}`,
+    `bad response from ${where(choice)}: ${scrub(err instanceof Error ? err.message : String(err))}`,
   );
 }
 

@@ -61,6 +61,7 @@ export {
   naviHome,
   parseConfig,
   type ProviderSettings,
+  type RetrySettings,
   SANDBOX_MODES,
   type SandboxMode,
   type SandboxSettings,
@@ -72,11 +73,14 @@ export { type ProviderChoice, ProviderError, resolveProvider } from "./provider.
 export {
   ApiError,
   type ChatFn,
+  type ChatOptions,
   type ChatRequest,
   type Chunk,
   isAbort,
   LlmClient,
   preloadSdk,
+  type RetryInfo,
+  type RetryPolicy,
 } from "./llm.ts";
 export { type Env, ENV_REF, RedactingStream, type Redactor, resolveEnvRef, Secrets } from "./secrets.ts";
 export {
@@ -91,7 +95,7 @@ export { type Conversation, type ConversationOptions, openConversation } from ".
 export { type AppOptions, NaviApp } from "./app.ts";
 export { systemPrompt } from "./prompt.ts";
 export { COMPACT_PROMPT, summarizeConversation, summaryMessage } from "./compact.ts";
-export { emptyUsage, ResponseAssembler } from "./stream.ts";
+export { CUT_MARKERS, type CutReason, emptyUsage, ResponseAssembler } from "./stream.ts";
 export { ToolCallRunner, type ToolCallRunnerOptions, type ToolEvents } from "./tool_calls.ts";
 export { VERSION } from "./version.ts";
 export type { Elicit, McpServerState } from "./mcp/mod.ts";

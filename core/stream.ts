@@ -1,4 +1,5 @@
 import type { Chunk } from "./llm.ts";
+import type { Message } from "./session.ts";
 
 /** A tool call as the model sent it. */
 export interface ToolCall {
@@ -26,6 +27,18 @@ export interface Usage {
 export function emptyUsage(): Usage {
   return { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cached_tokens: 0 };
 }
+
+/** Why a response is incomplete: the user interrupted it, or its stream broke off or ended early. */
+export type CutReason = "interrupted" | "cut";
+
+/**
+ * The marker that ends an incomplete answer kept in the session. It is part of the message text, so the
+ * model sees on the next request that its previous answer was cut, and every provider accepts it.
+ */
+export const CUT_MARKERS: Readonly<Record<CutReason, string>> = {
+  interrupted: "[interrupted by the user: this answer is incomplete]",
+  cut: "[the response stream broke off: this answer is incomplete]",
+};
 
 /**
  * Assembles one streamed response: text deltas are joined, tool-call pieces are joined by `index` (id and
@@ -70,5 +83,34 @@ export class ResponseAssembler {
   /** The complete tool calls, each with an id (one is made up when the provider sent none). */
   calls(): ToolCall[] {
     return this.#calls.filter(Boolean).map((c, i) => ({ ...c, id: c.id || `call_navi_${Date.now()}_${i}` }));
+  }
+
+  /** The assistant message of the complete response (content is never null without tool calls). */
+  message(): Message {
+    const calls = this.calls();
+    if (!calls.length) return { role: "assistant", content: this.text };
+    return {
+      role: "assistant",
+      content: this.text || null,
+      tool_calls: calls.map((c) => ({
+        id: c.id,
+        type: "function",
+        function: { name: c.name, arguments: c.arguments },
+      })),
+    };
+  }
+
+  /**
+   * The assistant message that keeps an incomplete response: the text that arrived and the marker for
+   * `why`; tool calls it had begun are left out (they were never run) and mentioned in the marker.
+   * Undefined when nothing arrived.
+   */
+  partialMessage(why: CutReason): Message | undefined {
+    const begun = this.#calls.filter(Boolean).length;
+    if (!this.text && !begun) return undefined;
+    const marker = begun
+      ? CUT_MARKERS[why].replace("]", `; ${begun} tool call(s) in it were not run]`)
+      : CUT_MARKERS[why];
+    return { role: "assistant", content: this.text ? `${this.text}\n\n${marker}` : marker };
   }
 }

@@ -30,7 +30,8 @@ export function streamSink(stream: { writeSync(p: Uint8Array): number }, secrets
     try {
       while (off < bytes.length) off += stream.writeSync(bytes.subarray(off));
     } catch (err) {
-      if (!(err instanceof Deno.errors.BrokenPipe)) throw err;
+      // A closed pipe or a terminal that hung up (EIO) has no reader left: the text has nowhere to go.
+      if (!(err instanceof Deno.errors.BrokenPipe) && (err as { code?: string }).code !== "EIO") throw err;
     }
   };
   return {
@@ -84,6 +85,11 @@ export function terminalEvents(opts: PrinterOptions): AgentEvents & { stopSpinne
     if (!atLineStart) activity.write("\n");
     atLineStart = true;
   };
+  const notice = (text: string) => {
+    stopSpinner();
+    ensureNewline();
+    activity.write(style.yellow(`navi: ${escapeControls(text)}`) + "\n");
+  };
   return {
     stopSpinner,
     requestStart() {
@@ -131,10 +137,7 @@ export function terminalEvents(opts: PrinterOptions): AgentEvents & { stopSpinne
       activity.write((result.ok ? style.green(line) : style.red(line)) + "\n");
       activity.flush?.();
     },
-    notice(text) {
-      stopSpinner();
-      ensureNewline();
-      activity.write(style.yellow(`navi: ${escapeControls(text)}`) + "\n");
-    },
+    notice,
+    retry: (info) => notice(info.message),
   };
 }

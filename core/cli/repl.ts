@@ -18,6 +18,7 @@ import { mcpAdd, mcpRemove, mcpSlashCommands } from "./commands/mcp.ts";
 import { pluginSlashCommands } from "./commands/plugins.ts";
 import { elicitByQuestions } from "./elicit_form.ts";
 import { streamSink, terminalEvents } from "./render.ts";
+import { SignalTrap } from "./signals.ts";
 import { completer, dispatch, type SlashCommand, type SlashContext, slashTable } from "./slash.ts";
 import { makeStyle } from "./style.ts";
 import { escapeControls } from "./terminal_text.ts";
@@ -155,6 +156,12 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
       if (!closed) rl.close();
     },
   };
+  using trap = new SignalTrap(["SIGTERM", "SIGHUP"], {
+    onSignal: () => {
+      running?.abort();
+      ctx.exit();
+    },
+  });
   rl.on("SIGINT", () => {
     if (running) {
       running.abort();
@@ -224,5 +231,6 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
   }
   if (!closed) rl.close();
   if (interactive) out.write("\n");
-  return 0;
+  if (trap.received) streamSink(Deno.stderr).write(trap.describe() + "\n");
+  return trap.status ?? 0;
 }

@@ -1,8 +1,16 @@
 /** A scripted OpenAI-compatible Chat Completions server on 127.0.0.1 for tests. */
+import { type Fault, faultyResponse, type Progress } from "./llm_faults.ts";
 
+export type { Fault, Progress };
+
+/**
+ * One scripted answer: streamed text, tool calls (arguments are sent as raw text, valid JSON or not), an
+ * HTTP error with headers, a hang before the headers, or a raw body. A text or tool-call answer can carry a
+ * `fault` (see llm_faults.ts): cut, ended early, hung after the headers, slow.
+ */
 export type Step =
-  | { text: string }
-  | { toolCalls: { name: string; arguments: string; id?: string }[]; text?: string }
+  | { text: string; fault?: Fault }
+  | { toolCalls: { name: string; arguments: string; id?: string }[]; text?: string; fault?: Fault }
   | { status: number; message: string; headers?: Record<string, string> }
   | { hang: true }
   | { raw: string };
@@ -11,6 +19,10 @@ export interface Recorded {
   body: Record<string, unknown>;
   raw: string;
   headers: Headers;
+  /** How far the response got (events sent, hanging, ended). */
+  progress: Progress;
+  /** When the request arrived (`Date.now()`). */
+  at: number;
 }
 
 function chunk(delta: Record<string, unknown>, finish: string | null = null): string {
@@ -32,27 +44,31 @@ function pieces(text: string, n: number): string[] {
   return out.length ? out : [""];
 }
 
-/** Render one scripted step as SSE text. */
-export function sse(step: Step): string {
-  let body = chunk({ role: "assistant", content: "" });
-  if ("text" in step && step.text) { for (const p of pieces(step.text, 3)) body += chunk({ content: p }); }
+/** One scripted text or tool-call step as SSE events; the last three are finish, usage and [DONE]. */
+export function sseEvents(step: Step): string[] {
+  const events = [chunk({ role: "assistant", content: "" })];
+  if ("text" in step && step.text) {
+    for (const p of pieces(step.text, 3)) {
+      events.push(chunk({ content: p }));
+    }
+  }
   if ("toolCalls" in step) {
     step.toolCalls.forEach((call, index) => {
-      body += chunk({
+      events.push(chunk({
         tool_calls: [{
           index,
           id: call.id ?? `call_${index}_${call.name}`,
           type: "function",
           function: { name: call.name, arguments: "" },
         }],
-      });
+      }));
       for (const p of pieces(call.arguments, 3)) {
-        body += chunk({ tool_calls: [{ index, function: { arguments: p } }] });
+        events.push(chunk({ tool_calls: [{ index, function: { arguments: p } }] }));
       }
     });
   }
-  body += chunk({}, "toolCalls" in step ? "tool_calls" : "stop");
-  body += `data: ${
+  events.push(chunk({}, "toolCalls" in step ? "tool_calls" : "stop"));
+  events.push(`data: ${
     JSON.stringify({
       id: "chatcmpl-test",
       object: "chat.completion.chunk",
@@ -66,8 +82,14 @@ export function sse(step: Step): string {
         prompt_tokens_details: { cached_tokens: 8 },
       },
     })
-  }\n\n`;
-  return body + "data: [DONE]\n\n";
+  }\n\n`);
+  events.push("data: [DONE]\n\n");
+  return events;
+}
+
+/** Render one scripted step as SSE text. */
+export function sse(step: Step): string {
+  return sseEvents(step).join("");
 }
 
 /** Start a server that answers requests with `script` in order (or `script(requestIndex, body)`). */
@@ -80,11 +102,14 @@ export function startLlmServer(script: Step[] | ((i: number, body: Record<string
       const raw = await req.text();
       const body = JSON.parse(raw);
       const index = requests.length;
-      requests.push({ body, raw, headers: req.headers });
+      const progress: Progress = { sent: 0, hanging: false, ended: false };
+      requests.push({ body, raw, headers: req.headers, progress, at: Date.now() });
       const step = typeof script === "function" ? script(index, body) : script[index];
       if (!step) return Response.json({ error: { message: "script exhausted" } }, { status: 500 });
       if ("hang" in step) {
-        await new Promise((r) => req.signal.addEventListener("abort", r));
+        await new Promise((r) =>
+          AbortSignal.any([req.signal, controller.signal]).addEventListener("abort", r)
+        );
         return new Response(null, { status: 499 });
       }
       if ("raw" in step) return new Response(step.raw, { headers: { "content-type": "text/event-stream" } });
@@ -94,7 +119,12 @@ export function startLlmServer(script: Step[] | ((i: number, body: Record<string
           headers: step.headers,
         });
       }
-      return new Response(sse(step), { headers: { "content-type": "text/event-stream" } });
+      if (step.fault) {
+        return faultyResponse(sseEvents(step), { fault: step.fault, progress, closing: controller.signal });
+      }
+      const events = sseEvents(step);
+      Object.assign(progress, { sent: events.length, ended: true });
+      return new Response(events.join(""), { headers: { "content-type": "text/event-stream" } });
     },
   );
   const port = (server.addr as Deno.NetAddr).port;

@@ -7,6 +7,7 @@ import {
   ProviderError,
 } from "../../mod.ts";
 import { streamSink, terminalEvents } from "../render.ts";
+import { SignalTrap } from "../signals.ts";
 import { makeStyle } from "../style.ts";
 import { escapeControls } from "../terminal_text.ts";
 
@@ -25,16 +26,35 @@ async function readStdin(): Promise<string> {
   return await new Response(Deno.stdin.readable).text();
 }
 
-/** `navi -p "prompt"`: one turn; the answer on stdout, activity on stderr. Returns the exit status. */
+/** Resolves when `signal` aborts. */
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}
+
+/**
+ * `navi -p "prompt"`: one turn; the answer on stdout, activity on stderr. Returns the exit status: 0, 1 on
+ * an API error or an incomplete response, 130/143/129 when SIGINT/SIGTERM/SIGHUP stopped it (the turn is
+ * aborted, the session keeps what arrived marked as interrupted, and no partial answer is printed).
+ */
 export async function printCommand(app: NaviApp, prompt: string, opts: PrintOptions): Promise<number> {
-  const piped = await readStdin();
-  const full = piped.trim() ? `${prompt}\n\n${piped}` : prompt;
+  using trap = new SignalTrap(["SIGINT", "SIGTERM", "SIGHUP"]);
   const style = makeStyle(Deno.stderr.isTerminal());
   const out = streamSink(Deno.stdout, app.secrets);
   const err = streamSink(Deno.stderr, app.secrets);
+  const stopped = () => {
+    err.write(trap.describe() + "\n");
+    return trap.status!;
+  };
+  const piped = await Promise.race([readStdin(), aborted(trap.signal).then(() => "")]);
+  if (trap.received) return stopped();
+  const full = piped.trim() ? `${prompt}\n\n${piped}` : prompt;
   const events = terminalEvents({ mode: "print", out, err, style });
   preloadSdk();
   await app.startMcp();
+  if (trap.received) return stopped();
   const convo = openConversation(app, { ...opts, events });
   for (const w of convo.warnings) err.write(`navi: warning: ${w}\n`);
   for (const s of app.mcpStates()) {
@@ -45,11 +65,8 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
   }
   const sandboxWarning = Deno.stderr.isTerminal() ? await app.sandbox.warning() : undefined;
   if (sandboxWarning) err.write(style.yellow(`navi: ${sandboxWarning}`) + "\n");
-  const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  Deno.addSignalListener("SIGINT", onSigint);
   try {
-    const result = await convo.agent.run(full, controller.signal);
+    const result = await convo.agent.run(full, trap.signal);
     if (opts.outputFormat === "json") {
       out.write(
         JSON.stringify({
@@ -61,11 +78,13 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
           ...(result.stoppedAtLimit ? { stopped_at_limit: true } : {}),
         }) + "\n",
       );
-    } else if (result.text) {
+    } else if (result.text && !result.aborted) {
       out.write(escapeControls(result.text.endsWith("\n") ? result.text : result.text + "\n"));
     }
+    if (trap.received) return stopped();
     return result.aborted ? 130 : 0;
   } catch (e) {
+    if (trap.received) return stopped();
     if (e instanceof ApiError || e instanceof ProviderError) {
       err.write(`navi: ${e.message}\n`);
       if (opts.outputFormat === "json") {
@@ -74,7 +93,5 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
       return 1;
     }
     throw e;
-  } finally {
-    Deno.removeSignalListener("SIGINT", onSigint);
   }
 }

@@ -120,12 +120,20 @@ Deno.test("an API error prints one line and exits non-zero", async () => {
   }
 });
 
-Deno.test("connection refused is a clear one-line error", async () => {
+Deno.test("connection refused is retried with an announcement per retry, then one clear error line", async () => {
   await using home = await tempDir();
   await writeConfig(home.path, "http://127.0.0.1:9/v1");
   const r = await runNavi(["-p", "hi"], { home: home.path, env: { TEST_LLM_KEY: KEY } });
   assertEquals(r.code, 1);
-  assertMatch(r.stderr, /^navi: cannot reach local \(http:\/\/127\.0\.0\.1:9\/v1\): .+\n$/);
+  const lines = r.stderr.trimEnd().split("\n");
+  assertEquals(lines.length, 4, r.stderr);
+  lines.slice(0, 3).forEach((line, i) =>
+    assertMatch(
+      line,
+      new RegExp(`^navi: cannot reach local, retrying in [\\d.]+ s \\(retry ${i + 1} of 3\\)$`),
+    )
+  );
+  assertMatch(lines[3], /^navi: cannot reach local \(http:\/\/127\.0\.0\.1:9\/v1\): .+$/);
 });
 
 Deno.test("Ctrl-C (SIGINT) during a request ends -p with status 130 and a consistent session", async () => {
