@@ -46,7 +46,13 @@ Deno.test("text streams into one assistant message", async () => {
   await using t = await setup([{ text: "Hello there, friend." }]);
   const r = await t.convo.agent.run("hi", new AbortController().signal);
   assertEquals(r.text, "Hello there, friend.");
-  assertEquals(r.usage.total_tokens, 15);
+  const u = t.server.requests[0].usage!;
+  assertEquals(r.usage, {
+    prompt_tokens: u.prompt_tokens,
+    completion_tokens: u.completion_tokens,
+    total_tokens: u.total_tokens,
+    cached_tokens: u.prompt_tokens_details.cached_tokens,
+  }, "the turn's usage is what the server reported");
   const body = t.server.requests[0].body;
   assertEquals(body.model, "test-model");
   assertEquals(body.stream, true);

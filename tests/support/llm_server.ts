@@ -1,5 +1,6 @@
 /** A scripted OpenAI-compatible Chat Completions server on 127.0.0.1 for tests. */
 import { type Fault, faultyResponse, type Progress } from "./llm_faults.ts";
+import { type CacheUsage, PromptCache } from "./llm_cache.ts";
 
 export type { Fault, Progress };
 
@@ -23,6 +24,8 @@ export interface Recorded {
   progress: Progress;
   /** When the request arrived (`Date.now()`). */
   at: number;
+  /** The usage the server answered with (a provider-like prompt cache, see llm_cache.ts). */
+  usage?: CacheUsage;
 }
 
 function chunk(delta: Record<string, unknown>, finish: string | null = null): string {
@@ -44,8 +47,22 @@ function pieces(text: string, n: number): string[] {
   return out.length ? out : [""];
 }
 
-/** One scripted text or tool-call step as SSE events; the last three are finish, usage and [DONE]. */
-export function sseEvents(step: Step): string[] {
+const FIXED_USAGE: CacheUsage = {
+  prompt_tokens: 10,
+  completion_tokens: 5,
+  total_tokens: 15,
+  prompt_tokens_details: { cached_tokens: 8 },
+};
+
+/** The text and tool-call arguments a step answers with (what its completion tokens count). */
+function completionOf(step: Step): string {
+  if (!("text" in step) && !("toolCalls" in step)) return "";
+  const calls = "toolCalls" in step ? step.toolCalls.map((c) => c.name + c.arguments).join("") : "";
+  return (step.text ?? "") + calls;
+}
+
+/** One scripted text or tool-call step as SSE events; the last three are finish, `usage` and [DONE]. */
+export function sseEvents(step: Step, usage: CacheUsage = FIXED_USAGE): string[] {
   const events = [chunk({ role: "assistant", content: "" })];
   if ("text" in step && step.text) {
     for (const p of pieces(step.text, 3)) {
@@ -75,25 +92,28 @@ export function sseEvents(step: Step): string[] {
       created: 0,
       model: "test-model",
       choices: [],
-      usage: {
-        prompt_tokens: 10,
-        completion_tokens: 5,
-        total_tokens: 15,
-        prompt_tokens_details: { cached_tokens: 8 },
-      },
+      usage,
     })
   }\n\n`);
   events.push("data: [DONE]\n\n");
   return events;
 }
 
-/** Render one scripted step as SSE text. */
-export function sse(step: Step): string {
-  return sseEvents(step).join("");
+/** Render one scripted step as SSE text, with `usage` in the last chunk. */
+export function sse(step: Step, usage: CacheUsage = FIXED_USAGE): string {
+  return sseEvents(step, usage).join("");
 }
 
-/** Start a server that answers requests with `script` in order (or `script(requestIndex, body)`). */
-export function startLlmServer(script: Step[] | ((i: number, body: Record<string, unknown>) => Step)) {
+/**
+ * Start a server that answers requests with `script` in order (or `script(requestIndex, body)`). Usage comes
+ * from a provider-like prompt cache (`opts.cache`, default a fresh PromptCache): prompt tokens are bytes / 4 of
+ * the tools and messages, cached tokens the common prefix with any earlier request.
+ */
+export function startLlmServer(
+  script: Step[] | ((i: number, body: Record<string, unknown>) => Step),
+  opts: { cache?: PromptCache } = {},
+) {
+  const cache = opts.cache ?? new PromptCache();
   const requests: Recorded[] = [];
   const controller = new AbortController();
   const server = Deno.serve(
@@ -119,10 +139,16 @@ export function startLlmServer(script: Step[] | ((i: number, body: Record<string
           headers: step.headers,
         });
       }
+      const usage = cache.usage(body, completionOf(step));
+      requests[index].usage = usage;
       if (step.fault) {
-        return faultyResponse(sseEvents(step), { fault: step.fault, progress, closing: controller.signal });
+        return faultyResponse(sseEvents(step, usage), {
+          fault: step.fault,
+          progress,
+          closing: controller.signal,
+        });
       }
-      const events = sseEvents(step);
+      const events = sseEvents(step, usage);
       Object.assign(progress, { sent: events.length, ended: true });
       return new Response(events.join(""), { headers: { "content-type": "text/event-stream" } });
     },
