@@ -3,9 +3,11 @@ import { z } from "zod";
 import {
   APPROVAL_MODES,
   type Config,
+  DEFER_MODES,
   type McpServerConfig,
   SANDBOX_MODES,
   type SandboxSettings,
+  type ToolSettings,
 } from "./config_types.ts";
 
 export {
@@ -13,12 +15,15 @@ export {
   type ApprovalMode,
   type ApprovalSettings,
   type Config,
+  DEFER_MODES,
+  type DeferMode,
   type McpServerConfig,
   type ProviderSettings,
   type RetrySettings,
   SANDBOX_MODES,
   type SandboxMode,
   type SandboxSettings,
+  type ToolSettings,
 } from "./config_types.ts";
 
 const stringMap = z.record(z.string(), z.string());
@@ -26,6 +31,14 @@ const stringMap = z.record(z.string(), z.string());
 const ProviderSchema = z.strictObject({
   base_url: z.string().min(1).optional(),
   api_key: z.string().optional(),
+  prompt_cache_key: z.boolean().optional(),
+});
+
+const ToolsSchema = z.strictObject({
+  defer: z.enum(DEFER_MODES).optional(),
+  defer_above_tokens: z.number().int().nonnegative().optional(),
+  cache_ttl_s: z.number().nonnegative().optional(),
+  search_above: z.number().int().positive().optional(),
 });
 
 /** The rule for MCP server names, in words (for error messages). */
@@ -99,6 +112,7 @@ const ConfigSchema = z.strictObject({
   sandbox: SandboxSchema.optional(),
   features: z.record(z.string(), z.boolean()).optional(),
   plugins: z.record(z.string(), z.unknown()).optional(),
+  tools: ToolsSchema.optional(),
 }).superRefine((cfg, ctx) => {
   for (const name of Object.keys(cfg.mcp_servers ?? {})) {
     if (!validServerName(name)) {
@@ -124,6 +138,7 @@ type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ?
 const _configMatches: Same<z.output<typeof ConfigSchema>, Config> = true;
 const _serverMatches: Same<z.output<typeof McpServerSchema>, McpServerConfig> = true;
 const _sandboxMatches: Same<z.output<typeof SandboxSchema>, SandboxSettings> = true;
+const _toolsMatch: Same<z.output<typeof ToolsSchema>, ToolSettings> = true;
 
 /** An invalid config file; the message is one line naming the file, the field and the problem. */
 export class ConfigError extends Error {}

@@ -9,6 +9,8 @@ export interface ProviderSettings {
   base_url?: string;
   /** The key, or `"$VAR"` to read it from that environment variable. */
   api_key?: string;
+  /** false: requests carry no `prompt_cache_key` (for servers that reject unknown fields); default true. */
+  prompt_cache_key?: boolean;
 }
 
 /** One entry of `mcp_servers`: exactly one of `command` (stdio) or `url` (Streamable HTTP). */
@@ -73,6 +75,27 @@ export interface RetrySettings {
   max_wait_s?: number;
 }
 
+/** How a change of the tool list reaches the model mid-session (see `ToolSettings.defer`). */
+export const DEFER_MODES = ["auto", "never", "always"] as const;
+/** `auto`: fold small or cold changes, defer the rest; `never`: always fold; `always`: defer until a cold point. */
+export type DeferMode = (typeof DEFER_MODES)[number];
+
+/** The `tools` section: how tool-list changes and large tool sets are sent (prompt-cache economics). */
+export interface ToolSettings {
+  /**
+   * `auto` (default): a change is folded into the tools array when little would be billed again or the cache
+   * is cold, else deferred (announced in a reminder, called through `call_tool`); `never`: always folded;
+   * `always`: deferred until a cold point.
+   */
+  defer?: DeferMode;
+  /** `auto` folds a change while the conversation after the tools is at most this many tokens (default 4000). */
+  defer_above_tokens?: number;
+  /** Seconds after which the provider's cache counts as cold and deferred changes are folded (default 300). */
+  cache_ttl_s?: number;
+  /** More tools than this (or 128) in all: further MCP tools are found with `find_tools` (default 64). */
+  search_above?: number;
+}
+
 /** A validated config.json (`$NAVI_HOME/config.json`). Every field is optional. */
 export interface Config {
   /** OpenAI-compatible endpoints by name. */
@@ -95,4 +118,6 @@ export interface Config {
   features?: Record<string, boolean>;
   /** Per-plugin settings: `plugins.<file stem>` is handed to that plugin. */
   plugins?: Record<string, unknown>;
+  /** Tool-list changes and large tool sets (prompt cache). */
+  tools?: ToolSettings;
 }

@@ -18,6 +18,8 @@ export interface ChatRequest {
   messages: readonly Message[];
   /** The tools the model may call; empty sends none. */
   tools: readonly OpenAITool[];
+  /** Sent as `prompt_cache_key` (the session id) unless the provider sets `prompt_cache_key: false`. */
+  cacheKey?: string;
 }
 
 /** What a ChatFn may tell its caller while it works. */
@@ -109,6 +111,9 @@ export class LlmClient {
             ...(r.req.tools.length ? { tools: r.req.tools as OpenAI.ChatCompletionTool[] } : {}),
             stream: true,
             stream_options: { include_usage: true },
+            ...(r.req.cacheKey && r.choice.promptCacheKey !== false
+              ? { prompt_cache_key: r.req.cacheKey }
+              : {}),
           },
           { signal: r.signal, maxRetries: 0 },
         ).asResponse();

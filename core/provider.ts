@@ -11,6 +11,8 @@ export interface ProviderChoice {
   apiKey: string;
   /** The model every request names. */
   model: string;
+  /** false when the provider's config says `prompt_cache_key: false` (requests then carry none). */
+  promptCacheKey?: boolean;
 }
 
 /** No usable provider or model; the message says what to set. */
@@ -42,5 +44,11 @@ export function resolveProvider(
   if (p.api_key && apiKey === undefined) {
     throw new ProviderError(`providers.${name}.api_key refers to ${p.api_key}, which is not set`);
   }
-  return { name, baseURL: p.base_url, apiKey: apiKey ?? "none", model };
+  return {
+    name,
+    baseURL: p.base_url,
+    apiKey: apiKey ?? "none",
+    model,
+    ...(p.prompt_cache_key === false ? { promptCacheKey: false } : {}),
+  };
 }
