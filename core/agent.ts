@@ -1,11 +1,13 @@
 import type { ApprovalPolicy } from "./approval.ts";
+import { CacheStats } from "./cache_stats.ts";
 import { type ChatFn, isAbort, type RetryInfo } from "./llm.ts";
 import type { OpenAITool, ToolRegistry } from "./registry.ts";
 import { abortError } from "./retry.ts";
 import type { Session } from "./session.ts";
 import { emptyUsage, ResponseAssembler, type ToolCall, type Usage } from "./stream.ts";
 import { ToolCallRunner, type ToolEvents } from "./tool_calls.ts";
-import type { Evolution, ToolPool } from "./tool_pool.ts";
+import { deferralSettings, ToolDeferral } from "./tool_deferral.ts";
+import type { ToolPool } from "./tool_pool.ts";
 import type { CommandSandbox } from "./tool_types.ts";
 
 export type { ToolCall, Usage };
@@ -68,22 +70,20 @@ export interface AgentOptions {
   redact?: (text: string) => string;
   /** Progress callbacks for the user interface. */
   events?: AgentEvents;
-}
-
-/** The `<system-reminder>` text that tells the model how its tool list changed, or "" when it did not. */
-export function toolsReminder(evolution: Evolution): string {
-  const { added, removed, changed } = evolution;
-  return [
-    added.length ? `Tools added: ${added.join(", ")}.` : "",
-    removed.length ? `Tools removed: ${removed.join(", ")}.` : "",
-    changed.length ? `Tools updated: ${changed.join(", ")}.` : "",
-  ].filter(Boolean).join(" ");
+  /** Decides each request's tools array (fold or defer changes); default: every change folded. */
+  deferral?: ToolDeferral;
+  /** The session's prompt-cache figures; default: a fresh one. */
+  cache?: CacheStats;
 }
 
 /** The agent loop of one conversation: request, run tool calls, feed results back, until an answer. */
 export class Agent {
   /** The session this agent records to (`opts.session`). */
   readonly session: Session;
+  /** Decides each request's tools array. */
+  readonly deferral: ToolDeferral;
+  /** The session's prompt-cache figures. */
+  readonly cache: CacheStats;
   #opts: AgentOptions;
   #calls: ToolCallRunner;
 
@@ -91,10 +91,10 @@ export class Agent {
   constructor(opts: AgentOptions) {
     this.#opts = opts;
     this.session = opts.session;
-    this.#calls = new ToolCallRunner({
-      ...opts,
-      offered: (name) => opts.pool.list.some((t) => t.function.name === name),
-    });
+    this.deferral = opts.deferral ??
+      new ToolDeferral(opts.pool, opts.registry, { settings: deferralSettings({ defer: "never" }) });
+    this.cache = opts.cache ?? new CacheStats();
+    this.#calls = new ToolCallRunner({ ...opts, route: (call) => this.deferral.route(call) });
   }
 
   /**
@@ -135,31 +135,28 @@ export class Agent {
   }
 
   #syncTools(): readonly OpenAITool[] {
-    const { session, pool, events } = this.#opts;
-    const evolution = pool.sync();
-    if (evolution.initial) {
-      session.recordTools(evolution.list);
-      return evolution.list;
+    const { session, events } = this.#opts;
+    const step = this.deferral.next({ conversationTokens: () => this.cache.tokens(session.messages) });
+    if (step.changed) session.recordTools(step.tools);
+    if (step.stateChanged) session.recordDeferred(this.deferral.state());
+    if (step.reminder) {
+      session.addMessage({ role: "user", content: `<system-reminder>${step.reminder}</system-reminder>` });
     }
-    const reminder = toolsReminder(evolution);
-    if (reminder) {
-      session.recordTools(evolution.list);
-      session.addMessage({ role: "user", content: `<system-reminder>${reminder}</system-reminder>` });
-      events?.notice?.(reminder);
-    }
-    return evolution.list;
+    if (step.notice) events?.notice?.(step.notice);
+    return step.tools;
   }
 
   async #request(tools: readonly OpenAITool[], opts: { signal: AbortSignal; usage: Usage }) {
     const { session, events = {} } = this.#opts;
-    const response = new ResponseAssembler(opts.usage, { onText: events.text });
+    const at = new Date().toISOString();
+    const sent = session.messages.length;
+    const changed = this.cache.observe({ tools, messages: session.messages });
+    const usage = emptyUsage();
+    const response = new ResponseAssembler(usage, { onText: events.text });
     const onRetry = events.retry && ((info: RetryInfo) => events.retry!(info));
     try {
-      for await (
-        const chunk of this.#opts.chat({ messages: session.messages, tools }, opts.signal, { onRetry })
-      ) {
-        response.add(chunk);
-      }
+      const req = { messages: session.messages, tools, cacheKey: session.meta.id };
+      for await (const chunk of this.#opts.chat(req, opts.signal, { onRetry })) response.add(chunk);
       if (opts.signal.aborted) throw abortError(opts.signal);
     } catch (err) {
       const aborted = isAbort(err, opts.signal);
@@ -168,6 +165,15 @@ export class Agent {
       events.responseEnd?.({ text: response.text, toolCalls: 0 });
       if (!aborted) throw err;
       return { text: response.text, calls: [], aborted: true };
+    } finally {
+      for (const k of Object.keys(usage) as (keyof Usage)[]) opts.usage[k] += usage[k];
+      session.recordRequest(this.cache.record({
+        at,
+        messages: sent,
+        prompt_tokens: usage.prompt_tokens,
+        cached_tokens: usage.cached_tokens,
+        ...(changed ? { break: changed } : {}),
+      }));
     }
     const calls = response.calls();
     session.addMessage(response.message());

@@ -1,12 +1,13 @@
 import { Agent, type AgentEvents } from "./agent.ts";
 import type { NaviApp } from "./app.ts";
 import { ApprovalPolicy, type AskUser } from "./approval.ts";
+import { CacheStats, toolChangeLabel } from "./cache_stats.ts";
 import type { ApprovalMode } from "./config.ts";
 import { LlmClient } from "./llm.ts";
 import { systemPrompt } from "./prompt.ts";
-import type { OpenAITool } from "./registry.ts";
-import { Session, SessionError } from "./session.ts";
+import { type LoadedSession, Session, SessionError } from "./session.ts";
 import { newestSessionIn } from "./session_list.ts";
+import { deferralSettings, ToolDeferral } from "./tool_deferral.ts";
 import type { ToolPool } from "./tool_pool.ts";
 
 /** How to open a conversation. */
@@ -56,16 +57,15 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
   const warnings: string[] = [];
   const redact = (text: string) => app.secrets.redact(text);
   let session: Session;
-  let tools: readonly OpenAITool[] | undefined;
+  let loaded: LoadedSession | undefined;
   let id = opts.resume;
   if (opts.continue && !id) {
     id = newestSessionIn(app.home, app.workspace);
     if (!id) throw new SessionError(`no session to continue in ${app.workspace}`);
   }
   if (id) {
-    const loaded = Session.load(app.home, id, { redact });
+    loaded = Session.load(app.home, id, { redact });
     session = loaded.session;
-    tools = loaded.tools;
     warnings.push(...loaded.warnings);
     const completed = session.completeToolCalls();
     if (completed) {
@@ -90,7 +90,21 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
   const opened = session;
   const close = () => opened.close();
   app.onClose(close);
-  const pool = app.createPool({ readOnly: () => policy.mode === "plan", previous: tools });
+  const pool = app.createPool({ readOnly: () => policy.mode === "plan" });
+  const last = loaded?.requests.at(-1);
+  const cache = new CacheStats({
+    history: loaded?.requests,
+    previous: loaded?.tools && last
+      ? { tools: loaded.tools, messages: session.messages.slice(0, last.messages) }
+      : undefined,
+    label: toolChangeLabel(app.registry, () => policy.mode),
+  });
+  const deferral = new ToolDeferral(pool, app.registry, {
+    settings: deferralSettings(app.config.tools),
+    sent: loaded?.tools,
+    state: loaded?.deferred,
+    lastRequestAt: cache.lastRequestAt(),
+  });
   const agent = new Agent({
     registry: app.registry,
     pool,
@@ -103,6 +117,8 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     sandbox: app.sandbox,
     redact,
     events: opts.events,
+    deferral,
+    cache,
   });
   return { agent, llm, policy, pool, warnings, close };
 }

@@ -18,6 +18,25 @@ export {
   type PoolFilter,
   ToolPool,
 } from "./tool_pool.ts";
+export { type ToolChanges, toolsReminder } from "./tool_reminder.ts";
+export {
+  type DeferralOptions,
+  type DeferralSettings,
+  deferralSettings,
+  type DeferredState,
+  MAX_TOOLS,
+  ToolDeferral,
+  type ToolStep,
+} from "./tool_deferral.ts";
+export { CALL_TOOL, FIND_TOOLS, type ToolMatch, ToolSearch, words } from "./tool_search.ts";
+export {
+  type CacheBreak,
+  CacheStats,
+  type CacheSummary,
+  type RequestParts,
+  type RequestRecord,
+  toolChangeLabel,
+} from "./cache_stats.ts";
 export { displayPath, isInside, resolveInWorkspace } from "./workspace.ts";
 export { globToRegExp, looksBinary, walkFiles } from "./files.ts";
 export {
@@ -25,12 +44,12 @@ export {
   type AgentEvents,
   type AgentOptions,
   type ToolCall,
-  toolsReminder,
   type TurnResult,
   type Usage,
 } from "./agent.ts";
 export {
   type AuditRecord,
+  type LoadedSession,
   type Message,
   Session,
   SessionError,
@@ -56,6 +75,8 @@ export {
   type Config,
   ConfigError,
   configPath,
+  DEFER_MODES,
+  type DeferMode,
   loadConfig,
   type McpServerConfig,
   naviHome,
@@ -66,6 +87,7 @@ export {
   type SandboxMode,
   type SandboxSettings,
   SERVER_NAME_RULE,
+  type ToolSettings,
   updateConfigFile,
   validServerName,
 } from "./config.ts";
@@ -96,7 +118,12 @@ export { type AppOptions, NaviApp } from "./app.ts";
 export { systemPrompt } from "./prompt.ts";
 export { COMPACT_PROMPT, summarizeConversation, summaryMessage } from "./compact.ts";
 export { CUT_MARKERS, type CutReason, emptyUsage, ResponseAssembler } from "./stream.ts";
-export { ToolCallRunner, type ToolCallRunnerOptions, type ToolEvents } from "./tool_calls.ts";
+export {
+  type RoutedCall,
+  ToolCallRunner,
+  type ToolCallRunnerOptions,
+  type ToolEvents,
+} from "./tool_calls.ts";
 export { VERSION } from "./version.ts";
 export type { Elicit, McpServerState } from "./mcp/mod.ts";
 export {

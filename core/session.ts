@@ -31,6 +31,30 @@ export interface AuditRecord {
   ok: boolean;
   /** The error of a failed call. */
   error?: string;
+  /** `call_tool` when the model called the tool through it (the tool is still the real tool's name). */
+  via?: string;
+}
+
+/** One model request as the session records it (for the hit ratio, cache breaks and the cache TTL). */
+export interface RequestRecord {
+  /** When the request went out (ISO 8601). */
+  at: string;
+  /** How many messages it sent (a prefix of the session's messages). */
+  messages: number;
+  /** Prompt tokens, as the provider reported them (0 when it did not). */
+  prompt_tokens: number;
+  /** Prompt tokens served from the provider's cache. */
+  cached_tokens: number;
+  /** The first part that differed from the previous request, when it did not extend that request's prefix. */
+  break?: string;
+}
+
+/** What the session keeps of deferred changes (for a resume). */
+export interface DeferredState {
+  /** Tools announced in reminders since the array was last folded, with the announced definitions. */
+  announced: OpenAITool[];
+  /** Tools still in the array that the model was told are removed. */
+  withdrawn: string[];
 }
 
 /** One line of a session file. */
@@ -38,7 +62,25 @@ export type SessionRecord =
   | ({ type: "meta" } & SessionMeta)
   | { type: "message"; message: Message }
   | { type: "tools"; tools: readonly OpenAITool[] }
+  | ({ type: "request" } & RequestRecord)
+  | ({ type: "deferred" } & DeferredState)
   | ({ type: "audit"; at: string } & AuditRecord);
+
+/** What `Session.load` returns. */
+export interface LoadedSession {
+  /** The session, its messages loaded. */
+  session: Session;
+  /** The tools array it sent last. */
+  tools?: readonly OpenAITool[];
+  /** One record per model request, in order. */
+  requests: RequestRecord[];
+  /** Tool changes announced to the model but not yet folded into the array. */
+  deferred?: DeferredState;
+  /** Problems found while reading (corrupt lines). */
+  warnings: string[];
+}
+
+const withoutType = <T extends { type: string }>({ type: _type, ...rest }: T): Omit<T, "type"> => rest;
 
 /** A missing, unreadable or busy session. */
 export class SessionError extends Error {}
@@ -100,16 +142,12 @@ export class Session {
   }
 
   /**
-   * Load a session: its conversation, the tool list it sent last (for the tool pool to evolve) and
-   * warnings (a corrupt line is skipped and reported; a torn last line is ended so that new records start
+   * Load a session: its conversation, the tools array it sent last, its request records, its deferred tool
+   * changes and warnings (a corrupt line is skipped and reported; a torn last line is ended so that new records start
    * on a line of their own). The session stays locked for this process until `close`: a session that
    * another live navi process has open is refused with a SessionError.
    */
-  static load(
-    home: string,
-    id: string,
-    opts: SessionOptions = {},
-  ): { session: Session; tools?: readonly OpenAITool[]; warnings: string[] } {
+  static load(home: string, id: string, opts: SessionOptions = {}): LoadedSession {
     if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new SessionError(`invalid session id ${JSON.stringify(id)}`);
     const file = join(home, "sessions", `${id}.jsonl`);
     try {
@@ -126,10 +164,7 @@ export class Session {
     }
   }
 
-  static #read(
-    file: string,
-    opts: SessionOptions & { lock: HeldLock },
-  ): { session: Session; tools?: readonly OpenAITool[]; warnings: string[] } {
+  static #read(file: string, opts: SessionOptions & { lock: HeldLock }): LoadedSession {
     let text: string;
     try {
       text = Deno.readTextFileSync(file);
@@ -148,16 +183,20 @@ export class Session {
       model: meta.model,
     }, opts);
     let tools: readonly OpenAITool[] | undefined;
+    let deferred: DeferredState | undefined;
+    const requests: RequestRecord[] = [];
     for (const r of records) {
       if (r.type === "message") session.messages.push(r.message);
       else if (r.type === "tools") tools = r.tools;
+      else if (r.type === "request") requests.push(withoutType(r));
+      else if (r.type === "deferred") deferred = withoutType(r);
     }
     const tornNote = torn
       ? " (the last line was cut off mid-write; new records start on a line of their own)"
       : "";
     const lines = bad.length === 1 ? `line ${bad[0]} is` : `lines ${bad.join(", ")} are`;
     const warnings = bad.length ? [`${file}: ${lines} corrupt and skipped${tornNote}`] : [];
-    return { session, tools, warnings };
+    return { session, tools, requests, deferred, warnings };
   }
 
   /**
@@ -186,6 +225,16 @@ export class Session {
   /** Record the model-facing tool list after a change (read back by `load` for a resume). */
   recordTools(tools: readonly OpenAITool[]): void {
     this.#write({ type: "tools", tools });
+  }
+
+  /** Record one model request (its time, size and the provider's token counts). */
+  recordRequest(record: RequestRecord): void {
+    this.#write({ type: "request", ...record });
+  }
+
+  /** Record the tool changes announced but not yet folded into the tools array (read back for a resume). */
+  recordDeferred(state: DeferredState): void {
+    this.#write({ type: "deferred", ...state });
   }
 
   /** Record one tool call for audit. */

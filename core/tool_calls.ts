@@ -4,7 +4,7 @@ import type { Message, Session } from "./session.ts";
 import type { ToolCall } from "./stream.ts";
 import { parseArguments } from "./tool_define.ts";
 import { errorMessage, toModelContent } from "./tool_result.ts";
-import type { CommandSandbox, ToolContext, ToolResult } from "./tool_types.ts";
+import type { CommandSandbox, Tool, ToolContext, ToolResult } from "./tool_types.ts";
 
 /** What the user interface hears while tool calls run. */
 export interface ToolEvents {
@@ -16,6 +16,18 @@ export interface ToolEvents {
   toolEnd?(call: ToolCall, outcome: { result: ToolResult; ms: number }): void;
 }
 
+/** A tool call resolved to the tool that runs it: `call_tool` calls name their real tool here. */
+export interface RoutedCall {
+  /** The call as it runs: the real tool name and its arguments. */
+  call: ToolCall;
+  /** The tool to run; absent when `error` says why not. */
+  tool?: Tool;
+  /** Why the call cannot run, as the model is told. */
+  error?: string;
+  /** `call_tool` when the model called the tool through it. */
+  via?: string;
+}
+
 /** What running one batch of tool calls needs. */
 export interface ToolCallRunnerOptions {
   /** Where tools are looked up and run. */
@@ -24,8 +36,10 @@ export interface ToolCallRunnerOptions {
   policy: ApprovalPolicy;
   /** Receives the tool messages and audit records. */
   session: Session;
-  /** Whether the model was offered this tool in the request that asked for it. */
-  offered(name: string): boolean;
+  /** Whether the model was offered this tool in the request that asked for it (when `route` is absent). */
+  offered?(name: string): boolean;
+  /** Resolves each call to the tool that runs it (`call_tool` names its real tool); default: `offered`. */
+  route?(call: ToolCall): RoutedCall;
   /** The workspace root (absolute) handed to tools. */
   workspace: string;
   /** Environment for child processes of tools (navi's secrets removed). */
@@ -49,14 +63,16 @@ export class ToolCallRunner {
 
   /** Run `calls`, append one tool message per call (in call order) and any images; returns the outcomes. */
   async run(calls: ToolCall[], signal: AbortSignal): Promise<{ name: string; ok: boolean }[]> {
+    const routed = calls.map((call) => this.#route(call));
     const results: ToolResult[] = new Array(calls.length);
+    const safe = (r: RoutedCall) => r.tool?.concurrencySafe === true;
     let i = 0;
-    while (i < calls.length) {
+    while (i < routed.length) {
       // Consecutive concurrency-safe (read-only) calls run together; any other call runs alone, in order.
       let j = i + 1;
-      if (this.#safe(calls[i])) { while (j < calls.length && this.#safe(calls[j])) j++; }
+      if (safe(routed[i])) { while (j < routed.length && safe(routed[j])) j++; }
       await Promise.all(
-        calls.slice(i, j).map(async (call, k) => (results[i + k] = await this.#runOne(call, signal))),
+        routed.slice(i, j).map(async (r, k) => (results[i + k] = await this.#runOne(r, signal))),
       );
       i = j;
     }
@@ -70,25 +86,28 @@ export class ToolCallRunner {
         images.push({
           role: "user",
           content: [
-            { type: "text", text: `Image returned by ${call.name} (${call.id}):` },
+            { type: "text", text: `Image returned by ${routed[n].call.name} (${call.id}):` },
             { type: "image_url", image_url: { url: r._image_data_url } },
           ],
         });
       }
     });
     for (const m of images) session.addMessage(m);
-    return calls.map((call, n) => ({ name: call.name, ok: results[n].ok }));
+    return routed.map((r, n) => ({ name: r.call.name, ok: results[n].ok }));
   }
 
-  #safe(call: ToolCall): boolean {
-    return this.#opts.registry.get(call.name)?.concurrencySafe === true;
+  #route(call: ToolCall): RoutedCall {
+    if (this.#opts.route) return this.#opts.route(call);
+    const tool = this.#opts.offered?.(call.name) ? this.#opts.registry.get(call.name) : undefined;
+    return tool ? { call, tool } : { call, error: `Unknown tool: ${call.name}` };
   }
 
-  async #runOne(call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
+  async #runOne(routed: RoutedCall, signal: AbortSignal): Promise<ToolResult> {
     const { session, events = {} } = this.#opts;
+    const { call, via } = routed;
     events.toolStart?.(call);
     const started = performance.now();
-    const { result, decision, ranAt = started } = await this.#decideAndRun(call, signal);
+    const { result, decision, ranAt = started } = await this.#decideAndRun(routed, signal);
     const ms = Math.round(performance.now() - ranAt);
     session.audit({
       tool: call.name,
@@ -96,23 +115,24 @@ export class ToolCallRunner {
       ms,
       ok: result.ok,
       ...(result.ok ? {} : { error: result.error }),
+      ...(via ? { via } : {}),
     });
     events.toolEnd?.(call, { result, ms });
     return result;
   }
 
   async #decideAndRun(
-    call: ToolCall,
+    routed: RoutedCall,
     signal: AbortSignal,
   ): Promise<{ result: ToolResult; decision: Decision["how"] | "none"; ranAt?: number }> {
-    const { registry, policy } = this.#opts;
-    const tool = this.#opts.offered(call.name) ? registry.get(call.name) : undefined;
+    const { policy } = this.#opts;
+    const { call, tool } = routed;
     const fail = (error: string, decision: Decision["how"] | "none" = "none") => ({
       result: { ok: false as const, error },
       decision,
     });
     if (!call.name) return fail("The tool call has no function name");
-    if (!tool) return fail(`Unknown tool: ${call.name}`);
+    if (!tool) return fail(routed.error ?? `Unknown tool: ${call.name}`);
     if (signal.aborted) return fail("Aborted by the user");
     let args: Record<string, unknown>;
     try {
@@ -123,7 +143,7 @@ export class ToolCallRunner {
     const verdict = await policy.decide({ tool: call.name, approval: tool.approval, args });
     if (!verdict.allowed) return fail(verdict.error ?? "Not approved", verdict.how);
     const ranAt = performance.now();
-    const result = await registry.invoke(call.name, args, this.#context(call.name, signal));
+    const result = await tool.run(args, this.#context(call.name, signal));
     return { result, decision: verdict.how, ranAt };
   }
 

@@ -90,8 +90,11 @@ function buildProgram({ createApp, exit }: ProgramDeps) {
       const { toolsCommand } = await import("./commands/tools.ts");
       await app.startMcp();
       const mode = approval ?? app.config.approval?.mode ?? "ask";
+      const { deferralSettings, ToolDeferral } = await import("../mod.ts");
       const pool = app.createPool({ readOnly: () => mode === "plan" });
-      console.log(terminalSafe(app.secrets.redact(toolsCommand({ pool, tools: app.registry, mode }, opts))));
+      const settings = deferralSettings(app.config.tools);
+      const view = new ToolDeferral(pool, app.registry, { settings }).view();
+      console.log(terminalSafe(app.secrets.redact(toolsCommand({ view, tools: app.registry, mode }, opts))));
       for (const s of app.mcpStates()) {
         if (s.error) {
           console.error(

@@ -13,6 +13,7 @@ import {
   ProviderError,
   VERSION,
 } from "../mod.ts";
+import { cacheSlashCommand, usageLine } from "./commands/cache.ts";
 import { compactSlashCommand } from "./commands/compact.ts";
 import { mcpAdd, mcpRemove, mcpSlashCommands } from "./commands/mcp.ts";
 import { pluginSlashCommands } from "./commands/plugins.ts";
@@ -50,6 +51,7 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
   if (!interactive) await app.startMcp();
   const commands = slashTable([
     compactSlashCommand(),
+    cacheSlashCommand(),
     ...pluginSlashCommands(),
     ...mcpSlashCommands(),
     ...(opts.commands ?? []),
@@ -213,10 +215,7 @@ export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> 
       const result = await convo!.agent.run(line, running.signal);
       if (result.aborted) out.write(style.yellow("\n(interrupted)") + "\n");
       const u = result.usage;
-      if (u.total_tokens && interactive) {
-        const cached = u.cached_tokens ? `, ${u.cached_tokens} cached` : "";
-        out.write(style.dim(`${u.prompt_tokens} in${cached} · ${u.completion_tokens} out`) + "\n");
-      }
+      if (u.total_tokens && interactive) out.write(style.dim(usageLine(u)) + "\n");
     } catch (err) {
       events.stopSpinner();
       const message = err instanceof ApiError || err instanceof ProviderError

@@ -2,6 +2,7 @@ import {
   APPROVAL_MODES,
   type ApprovalMode,
   type Conversation,
+  fnv1a,
   type McpServerState,
   type PluginReport,
   type ToolRegistry,
@@ -70,19 +71,29 @@ export function slashTable(extra: SlashCommand[] = []): SlashCommand[] {
     { name: "/clear", help: "start a new conversation", run: (_a, ctx) => ctx.newConversation() },
     {
       name: "/tools",
-      help: "the tools offered to the model, with the list's fingerprint",
+      help: "the tools offered to the model, with the array's fingerprint and the tools outside it",
       run: (_a, { conversation, tools, out, style }) => {
-        const { pool } = conversation();
-        const list = pool.peek();
+        const view = conversation().agent.deferral.view();
+        const row = (name: string, where: string) => {
+          const source = tools.sourceOf(name);
+          const from = !source
+            ? "navi (meta)"
+            : source.kind === "builtin"
+            ? "built-in"
+            : `${source.kind} ${source.origin}`;
+          return [name, tools.get(name)?.approval ?? "-", where ? `${from} ${where}` : from];
+        };
+        const rows = [
+          ...view.tools.map((t) => row(t.function.name, "")),
+          ...view.deferred.map((n) => row(n, style.yellow("(deferred: call_tool)"))),
+          ...view.withdrawn.map((n) => row(n, style.yellow("(withdrawn)"))),
+        ];
+        const more = view.searchable.length ? `, ${view.searchable.length} more through find_tools` : "";
         out.write(
-          table(list.map((t) => {
-            const source = tools.sourceOf(t.function.name);
-            const from = !source || source.kind === "builtin"
-              ? "built-in"
-              : `${source.kind} ${source.origin}`;
-            return [t.function.name, tools.get(t.function.name)?.approval ?? "?", from];
-          })) +
-            `\n${style.dim(`${list.length} tools, fingerprint ${pool.fingerprint(list)}`)}\n`,
+          table(rows) +
+            `\n${
+              style.dim(`${view.tools.length} tools, fingerprint ${fnv1a(JSON.stringify(view.tools))}${more}`)
+            }\n`,
         );
       },
     },

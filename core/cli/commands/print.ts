@@ -68,12 +68,15 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
   try {
     const result = await convo.agent.run(full, trap.signal);
     if (opts.outputFormat === "json") {
+      const cache = convo.agent.cache.summary();
       out.write(
         JSON.stringify({
           result: result.text,
           tool_calls: result.toolCalls,
           usage: result.usage,
           session_id: convo.agent.session.meta.id,
+          cache_hit_ratio: cache.hit_ratio,
+          cache_breaks: cache.breaks,
           ...(result.aborted ? { aborted: true } : {}),
           ...(result.stoppedAtLimit ? { stopped_at_limit: true } : {}),
         }) + "\n",

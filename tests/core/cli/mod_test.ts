@@ -1,13 +1,23 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch, runNavi, tempDir } from "../../helpers.ts";
 
-Deno.test("navi tools --json prints the seven built-ins as OpenAI function tools", async () => {
+Deno.test("navi tools --json prints the seven built-ins and call_tool, find_tools as OpenAI function tools", async () => {
   await using home = await tempDir();
   const r = await runNavi(["tools", "--json"], { home: home.path });
   assertEquals(r.code, 0, r.stderr);
   const tools = JSON.parse(r.stdout);
   const names = tools.map((t: { function: { name: string } }) => t.function.name);
-  assertEquals(names, ["read_file", "write_file", "edit_file", "list_dir", "glob", "grep", "bash"]);
+  assertEquals(names, [
+    "read_file",
+    "write_file",
+    "edit_file",
+    "list_dir",
+    "glob",
+    "grep",
+    "bash",
+    "call_tool",
+    "find_tools",
+  ]);
   assertEquals(new Set(names).size, names.length);
   for (const t of tools) {
     assertEquals(t.type, "function");
@@ -22,7 +32,7 @@ Deno.test("navi tools prints a table with approval classes and a fingerprint", a
   const r = await runNavi(["tools"], { home: home.path });
   assertEquals(r.code, 0, r.stderr);
   assertMatch(r.stdout, /^bash\s+command\s+Runs a shell command/m);
-  assertMatch(r.stdout, /7 tools, mode ask, fingerprint [0-9a-f]{8}/);
+  assertMatch(r.stdout, /9 tools, mode ask, fingerprint [0-9a-f]{8}/);
 });
 
 Deno.test("an invalid config.json stops navi with exit 2 naming the file and field, without the key", async () => {

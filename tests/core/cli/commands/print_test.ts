@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import type { CacheUsage } from "../../../support/llm_cache.ts";
 import { startLlmServer } from "../../../support/llm_server.ts";
 import { rawField } from "../../../support/raw_json.ts";
 import { assert, assertEquals, assertMatch, MAIN, runNavi, tempDir } from "../../../helpers.ts";
@@ -81,8 +82,15 @@ Deno.test("navi -p --output-format json reports text, tool calls, usage and sess
     const out = JSON.parse(r.stdout);
     assertEquals(out.result, "empty");
     assertEquals(out.tool_calls, [{ name: "list_dir", ok: true }]);
-    assertEquals(out.usage.total_tokens, 30);
-    assertEquals(out.usage.cached_tokens, 16, "cached prompt tokens are reported");
+    const sum = (f: (u: CacheUsage) => number) => server.requests.reduce((n, q) => n + f(q.usage!), 0);
+    assertEquals(out.usage.total_tokens, sum((u) => u.total_tokens));
+    assertEquals(out.usage.cached_tokens, sum((u) => u.prompt_tokens_details.cached_tokens));
+    assert(out.usage.cached_tokens > 0, "the second request reuses the first one's prefix");
+    assertEquals(
+      out.cache_hit_ratio,
+      Math.round(out.usage.cached_tokens / out.usage.prompt_tokens * 1e4) / 1e4,
+    );
+    assertEquals(out.cache_breaks, []);
     assert(await Deno.stat(join(home.path, "sessions", `${out.session_id}.jsonl`)));
   } finally {
     await server.close();
