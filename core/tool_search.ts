@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { OpenAITool } from "./registry.ts";
-import { defineTool } from "./tool_define.ts";
+import { defineRawTool, defineTool } from "./tool_define.ts";
 import type { Tool } from "./tool_types.ts";
 
 /** The meta tool that runs a tool which is not in the tools array (deferred or found by search). */
@@ -28,15 +28,19 @@ export function toOpenAITool(tool: Tool): OpenAITool {
 
 /** `call_tool`'s definition; the tool-call runner unwraps its calls, so the handler only answers misuse. */
 export function callToolDefinition(): Tool {
-  return defineTool({
+  return defineRawTool({
     name: CALL_TOOL,
     description: "- Calls a tool that is not in this tools list: one announced in a <system-reminder> " +
       "or found with find_tools.\n- name: that tool's exact name; arguments: its arguments, as its JSON schema " +
       "describes.",
-    parameters: z.object({
-      name: z.string().describe("The exact name of the tool to call."),
-      arguments: z.record(z.string(), z.unknown()).optional().describe("The tool's arguments."),
-    }),
+    inputSchema: {
+      type: "object",
+      properties: {
+        name: { type: "string", description: "The exact name of the tool to call." },
+        arguments: { type: "object", description: "The tool's arguments." },
+      },
+      required: ["name"],
+    },
     approval: "read_only",
     handler: () => ({ ok: false, error: "call_tool was not routed; name the tool to call" }),
   });

@@ -1,6 +1,13 @@
 import { join } from "node:path";
-import { ConfigError, loadConfig, naviHome, parseConfig, updateConfigFile } from "../../core/mod.ts";
-import { assert, assertEquals, assertMatch, tempDir } from "../helpers.ts";
+import {
+  ConfigError,
+  deferralSettings,
+  loadConfig,
+  naviHome,
+  parseConfig,
+  updateConfigFile,
+} from "../../core/mod.ts";
+import { assert, assertEquals, assertMatch, assertThrows, tempDir } from "../helpers.ts";
 
 function configError(text: string): string {
   try {
@@ -73,4 +80,24 @@ Deno.test("updateConfigFile keeps other settings and refuses an invalid result",
   assert(failed);
   assertEquals(JSON.parse(await Deno.readTextFile(join(home, "config.json"))).model, "m");
   assertEquals([...Deno.readDirSync(home)].map((e) => e.name), ["config.json"], "no temp file left");
+});
+
+Deno.test("the tools section: defer auto|never|always, defer_above_tokens, cache_ttl_s, search_above", () => {
+  const cfg = parseConfig(
+    '{"tools":{"defer":"never","defer_above_tokens":8000,"cache_ttl_s":3600,"search_above":32}}',
+    "c.json",
+  );
+  assertEquals(cfg.tools, { defer: "never", defer_above_tokens: 8000, cache_ttl_s: 3600, search_above: 32 });
+  assertEquals(deferralSettings(undefined), {
+    defer: "auto",
+    deferAboveTokens: 4000,
+    cacheTtlMs: 300_000,
+    searchAbove: 64,
+  });
+  assertThrows(() => parseConfig('{"tools":{"defer":"sometimes"}}', "c.json"), /^c\.json: tools\.defer: /);
+  assertThrows(
+    () => parseConfig('{"tools":{"search_above":0}}', "c.json"),
+    /^c\.json: tools\.search_above: /,
+  );
+  assertThrows(() => parseConfig('{"tools":{"cache":1}}', "c.json"), /^c\.json: tools: /);
 });

@@ -28,6 +28,8 @@ export interface ScenarioOptions {
   eventTurns: [number, number, number, number];
   /** Model requests of the resumed process (tool calls, then the answer). */
   resumedRequests: number;
+  /** `tools.defer_above_tokens` (default: navi's). */
+  deferAboveTokens?: number;
 }
 
 /** What one event cost and whether the new tool worked at once. */
@@ -96,7 +98,7 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
     model: "m",
     approval: { mode: "plan" },
     features: { "mcp__*__control_*": false },
-    tools: { defer: opts.defer },
+    tools: { defer: opts.defer, defer_above_tokens: opts.deferAboveTokens },
     mcp_servers: { docs: server("docs"), web: server("web") },
   };
   await Deno.writeTextFile(join(home, "config.json"), JSON.stringify(config));
@@ -124,7 +126,11 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
       },
       async () => {
         const text = "Gets a contact in web by id (v2: also returns its address).";
-        await app.registry.invoke("mcp__web__control_reword", { tool: "get_contact", description: text }, ctx);
+        await app.registry.invoke(
+          "mcp__web__control_reword",
+          { tool: "get_contact", description: text },
+          ctx,
+        );
         await until(
           () => app.registry.get("mcp__web__get_contact")?.description.startsWith(text) ?? false,
           10_000,

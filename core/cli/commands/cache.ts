@@ -19,7 +19,9 @@ export function cacheReport(
 ): string {
   const s = summary;
   const lines = [
-    `${s.requests} requests · prompt ${s.prompt_tokens} tokens · cached ${s.cached_tokens} · hit ratio ${
+    `${s.requests} request${
+      s.requests === 1 ? "" : "s"
+    } · prompt ${s.prompt_tokens} tokens · cached ${s.cached_tokens} · hit ratio ${
       s.hit_ratio === null ? "n/a" : s.hit_ratio.toFixed(3)
     }`,
   ];
