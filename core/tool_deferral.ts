@@ -1,12 +1,11 @@
-import type { DeferMode, ToolSettings } from "./config.ts";
 import type { OpenAITool, ToolRegistry } from "./registry.ts";
 import type { DeferredState } from "./session.ts";
 import type { ToolCall } from "./stream.ts";
 import type { RoutedCall } from "./tool_calls.ts";
-import { parseArguments } from "./tool_define.ts";
-import { evolve, type ToolPool } from "./tool_pool.ts";
+import { routeCall } from "./tool_route.ts";
+import { buildToolArray, type DeferralSettings, toolLimit } from "./tool_array.ts";
+import type { ToolPool } from "./tool_pool.ts";
 import { deferredReminder, searchableNote, toolsReminder } from "./tool_reminder.ts";
-import { errorMessage } from "./tool_result.ts";
 import {
   CALL_TOOL,
   callToolDefinition,
@@ -18,31 +17,7 @@ import {
 import type { Tool } from "./tool_types.ts";
 
 export type { DeferredState };
-
-/** OpenAI rejects more tools than this in one request. */
-export const MAX_TOOLS = 128;
-
-/** The `tools` settings with defaults applied. */
-export interface DeferralSettings {
-  /** auto, never or always (see `ToolSettings.defer`). */
-  defer: DeferMode;
-  /** `auto` folds while the conversation after the tools is at most this many tokens. */
-  deferAboveTokens: number;
-  /** After this long without a request the provider's cache counts as cold. */
-  cacheTtlMs: number;
-  /** Tools beyond this many (or 128) are reached through `find_tools`. */
-  searchAbove: number;
-}
-
-/** Defaults for the `tools` section of config.json. */
-export function deferralSettings(tools: ToolSettings = {}): DeferralSettings {
-  return {
-    defer: tools.defer ?? "auto",
-    deferAboveTokens: tools.defer_above_tokens ?? 4000,
-    cacheTtlMs: (tools.cache_ttl_s ?? 300) * 1000,
-    searchAbove: tools.search_above ?? 64,
-  };
-}
+export { type DeferralSettings, deferralSettings, MAX_TOOLS } from "./tool_array.ts";
 
 /** What to send with one request. */
 export interface ToolStep {
@@ -161,33 +136,12 @@ export class ToolDeferral {
 
   /** Resolve a call of the last request to the tool that runs it (unwrapping `call_tool`). */
   route(call: ToolCall): RoutedCall {
-    let target = call;
-    let via: string | undefined;
     const meta = this.#sent !== undefined && this.#hasMeta(this.#sent);
-    if (meta && call.name === CALL_TOOL) {
-      let args: Record<string, unknown>;
-      try {
-        args = parseArguments(CALL_TOOL, call.arguments);
-      } catch (err) {
-        return { call, error: errorMessage(err) };
-      }
-      const name = args.name;
-      if (typeof name !== "string" || !name || name === CALL_TOOL) {
-        return { call, error: `${CALL_TOOL} needs "name": the exact name of the tool to call` };
-      }
-      const inner = args.arguments ?? {};
-      target = { id: call.id, name, arguments: typeof inner === "string" ? inner : JSON.stringify(inner) };
-      via = CALL_TOOL;
-    }
-    const name = target.name;
-    if (meta && name === FIND_TOOLS) return { call: target, tool: this.#meta.find, via };
-    // Any tool this conversation has offered may be called; approval (plan mode included) decides the rest.
-    const tool = this.#seen.has(name) ? this.#registry.get(name) : undefined;
-    if (tool) return { call: target, tool, via };
-    if (this.#seen.has(name)) {
-      return { call: target, via, error: `Tool ${name} was removed; it can no longer be called` };
-    }
-    return { call: target, via, error: `Unknown tool: ${name}` };
+    return routeCall(call, {
+      meta: meta ? { find: this.#meta.find } : undefined,
+      // Any tool this conversation has offered may be called; approval (plan mode included) decides the rest.
+      lookup: (name) => this.#seen.has(name) ? this.#registry.get(name) ?? "removed" : undefined,
+    });
   }
 
   /** What `/tools` shows: the array as the next request would send it, and the tools outside it. */
@@ -201,7 +155,7 @@ export class ToolDeferral {
       };
     }
     const live = this.#pool.peek();
-    const tools = this.#build([], live);
+    const tools = buildToolArray([], live, this.#arrayOptions());
     const inArray = new Set(tools.map((t) => t.function.name));
     return {
       tools,
@@ -257,34 +211,18 @@ export class ToolDeferral {
     return { added, changed, removed };
   }
 
-  /** The array for `live`, evolved from `previous` (positions kept, new tools appended), capped for search. */
-  #build(previous: readonly OpenAITool[], live: readonly OpenAITool[]): readonly OpenAITool[] {
-    const limit = Math.min(this.#s.searchAbove, MAX_TOOLS);
-    const meta = this.#s.defer !== "never" || this.#hasMeta(previous) ||
-      live.length > limit;
-    const available = meta ? this.#withMeta(live) : live;
-    const list = evolve(previous, available).list;
-    if (list.length <= limit) return list;
-    const kept = [...list];
-    for (const kind of ["mcp", "plugin"] as const) {
-      for (let i = kept.length - 1; i >= 0 && kept.length > limit; i--) {
-        if (this.#registry.sourceOf(kept[i].function.name)?.kind === kind) kept.splice(i, 1);
-      }
-    }
-    return kept;
-  }
-
-  /** `live` with the meta tools right after the built-ins. */
-  #withMeta(live: readonly OpenAITool[]): OpenAITool[] {
-    let at = 0;
-    while (at < live.length && this.#registry.sourceOf(live[at].function.name)?.kind === "builtin") at++;
-    return [...live.slice(0, at), ...this.#meta.list, ...live.slice(at)];
+  #arrayOptions() {
+    return {
+      settings: this.#s,
+      meta: this.#meta.list,
+      kindOf: (n: string) => this.#registry.sourceOf(n)?.kind,
+    };
   }
 
   #fold(previous: readonly OpenAITool[], opts: { initial: boolean }): ToolStep {
     const known = opts.initial ? new Map<string, OpenAITool>() : this.#known();
     const noted = new Set(this.#noted);
-    const tools = this.#build(previous, this.#live);
+    const tools = buildToolArray(previous, this.#live, this.#arrayOptions());
     const stateChanged = this.#announced.size > 0 || this.#withdrawn.size > 0;
     this.#sent = tools;
     this.#announced.clear();
@@ -314,7 +252,7 @@ export class ToolDeferral {
     previous: readonly OpenAITool[],
     diff: { added: OpenAITool[]; changed: OpenAITool[]; removed: string[] },
   ): ToolStep {
-    const limit = Math.min(this.#s.searchAbove, MAX_TOOLS);
+    const limit = toolLimit(this.#s);
     const admitted: OpenAITool[] = [];
     const overflow: OpenAITool[] = [];
     for (const t of diff.added) {
