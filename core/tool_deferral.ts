@@ -3,7 +3,7 @@ import type { DeferredState } from "./session.ts";
 import type { ToolCall } from "./stream.ts";
 import type { RoutedCall } from "./tool_calls.ts";
 import { routeCall } from "./tool_route.ts";
-import { buildToolArray, type DeferralSettings, toolLimit } from "./tool_array.ts";
+import { type ArrayOptions, buildToolArray, type DeferralSettings, toolLimit } from "./tool_array.ts";
 import type { ToolPool } from "./tool_pool.ts";
 import { deferredReminder, searchableNote, toolsReminder } from "./tool_reminder.ts";
 import {
@@ -68,6 +68,7 @@ export class ToolDeferral {
   #seen = new Set<string>();
   #lastRequestAt?: number;
   #meta: { call: Tool; find: Tool; list: OpenAITool[] };
+  #arrayOpts: ArrayOptions;
   #json = new WeakMap<OpenAITool, string>();
 
   /** Offer the tools of `pool` (whose tools live in `registry`) as `opts` says. */
@@ -83,6 +84,8 @@ export class ToolDeferral {
     const call = callToolDefinition();
     const find = findToolsDefinition(() => this.#searchable, new ToolSearch());
     this.#meta = { call, find, list: [toOpenAITool(call), toOpenAITool(find)] };
+    const kindOf = (n: string) => registry.sourceOf(n)?.kind;
+    this.#arrayOpts = { settings: this.#s, meta: this.#meta.list, kindOf };
     for (const t of [...(this.#sent ?? []), ...this.#announced.values()]) this.#seen.add(t.function.name);
   }
 
@@ -122,8 +125,14 @@ export class ToolDeferral {
     const pending = this.#announced.size > 0 || this.#withdrawn.size > 0;
     const none = { tools: previous!, changed: false, reminder: "", notice: "", stateChanged: false };
     if (previous && live === this.#live && !(cold && pending)) return none;
+    const restored = previous !== undefined && this.#live.length === 0;
     this.#setLive(live);
     if (!previous) return this.#fold([], { initial: true });
+    if (restored && previous.length >= toolLimit(this.#s)) {
+      // A resumed session whose array was full: the earlier process already pointed the model at find_tools.
+      const known = this.#known();
+      for (const t of live) if (!known.has(t.function.name)) this.#noted.add(t.function.name);
+    }
     const diff = this.#diff();
     if (!diff.added.length && !diff.changed.length && !diff.removed.length && !(cold && pending)) {
       return none;
@@ -155,7 +164,7 @@ export class ToolDeferral {
       };
     }
     const live = this.#pool.peek();
-    const tools = buildToolArray([], live, this.#arrayOptions());
+    const tools = buildToolArray([], live, this.#arrayOpts);
     const inArray = new Set(tools.map((t) => t.function.name));
     return {
       tools,
@@ -169,6 +178,9 @@ export class ToolDeferral {
     this.#live = live;
     this.#liveByName = new Map(live.map((t) => [t.function.name, t]));
     for (const t of live) this.#seen.add(t.function.name);
+    const known = this.#known();
+    const inArray = new Set((this.#sent ?? []).map((t) => t.function.name));
+    this.#searchable = live.filter((t) => !known.has(t.function.name) && !inArray.has(t.function.name));
   }
 
   #hasMeta(list: readonly OpenAITool[]): boolean {
@@ -211,18 +223,10 @@ export class ToolDeferral {
     return { added, changed, removed };
   }
 
-  #arrayOptions() {
-    return {
-      settings: this.#s,
-      meta: this.#meta.list,
-      kindOf: (n: string) => this.#registry.sourceOf(n)?.kind,
-    };
-  }
-
   #fold(previous: readonly OpenAITool[], opts: { initial: boolean }): ToolStep {
     const known = opts.initial ? new Map<string, OpenAITool>() : this.#known();
     const noted = new Set(this.#noted);
-    const tools = buildToolArray(previous, this.#live, this.#arrayOptions());
+    const tools = buildToolArray(previous, this.#live, this.#arrayOpts);
     const stateChanged = this.#announced.size > 0 || this.#withdrawn.size > 0;
     this.#sent = tools;
     this.#announced.clear();
@@ -267,9 +271,7 @@ export class ToolDeferral {
       this.#announced.delete(name);
       if (previous.some((t) => t.function.name === name)) this.#withdrawn.add(name);
     }
-    const known = this.#known();
-    const inArray = new Set(previous.map((t) => t.function.name));
-    this.#searchable = this.#live.filter((t) => !known.has(t.function.name) && !inArray.has(t.function.name));
+    this.#setLive(this.#live);
     for (const t of overflow) this.#noted.add(t.function.name);
     const change = { added: admitted, changed: diff.changed, removed: diff.removed };
     const note = searchableNote(overflow, {

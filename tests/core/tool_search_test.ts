@@ -81,6 +81,23 @@ Deno.test(
       const called = JSON.parse((llm.requests[2].body.messages as { content: string }[]).at(-1)!.content);
       assertEquals(called, { ok: true, output: "wiki.archive_blog_post(p7) ok" });
 
+      queue.push({ toolCalls: [{ name: "find_tools", arguments: '{"query":"archive blog post"}' }] }, {
+        text: "ok",
+      });
+      const resumed = openConversation(app, { resume: convo.agent.session.meta.id, approval: "auto" });
+      await resumed.agent.run("and after a resume?", new AbortController().signal);
+      assertEquals(rawField(llm.requests[3].raw, "tools"), arrays[0], "the same array after the resume");
+      assertEquals(
+        (llm.requests[3].body.messages as { content: string }[]).at(-1)!.content,
+        "and after a resume?",
+      );
+      const again = JSON.parse((llm.requests[4].body.messages as { content: string }[]).at(-1)!.content);
+      assertEquals(
+        again.tools[0].name,
+        "mcp__wiki__archive_blog_post",
+        "find_tools still searches after a resume",
+      );
+
       const wide = new ToolDeferral(app.createPool({ readOnly: () => false }), app.registry, {
         settings: deferralSettings({ search_above: 500 }),
       }).view();
