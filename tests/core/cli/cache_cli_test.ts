@@ -118,6 +118,8 @@ Deno.test("the usage line after each turn shows cached / prompt tokens (real ter
     assert(text.includes(`answer number 1\n${line(second)}`), text);
   } finally {
     await tmux("kill-server");
+    const dir = `${Deno.env.get("TMUX_TMPDIR") ?? "/tmp"}/tmux-${Deno.uid()}`;
+    await Deno.remove(`${dir}/${socket}`).catch(() => {});
     await server.close();
   }
 });
