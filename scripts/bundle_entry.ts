@@ -1,0 +1,20 @@
+// The entry of dist/navi.js (`deno task bundle`): the same start as main.ts. `--version` answers from this small
+// module; everything else evaluates the chunk holding core/cli/mod.ts (see scripts/bundle_loader.ts).
+// `NAVI_BUNDLE` is the constant scripts/bundle.ts writes above this code.
+import { VERSION } from "../core/version.ts";
+import { type BundleData, cacheDirectory, chunkLoader } from "./bundle_loader.ts";
+
+declare const NAVI_BUNDLE: BundleData;
+
+if (Deno.args.length === 1 && (Deno.args[0] === "--version" || Deno.args[0] === "-v")) {
+  console.log(VERSION);
+} else {
+  const chunks = await chunkLoader(NAVI_BUNDLE, {
+    base: import.meta.url,
+    cacheDir: cacheDirectory(Deno.env),
+  });
+  const { main } = chunks.load("main") as { main(args: string[]): Promise<number> };
+  const status = await main(Deno.args);
+  await chunks.save();
+  Deno.exit(status);
+}

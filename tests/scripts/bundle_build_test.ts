@@ -1,0 +1,64 @@
+// The checks scripts/bundle.ts makes on `deno bundle` output before it writes dist/navi.js.
+import {
+  chunkEntry,
+  chunkOf,
+  loadedSpecifiers,
+  outsideLoads,
+  packageOf,
+  requireChunkImports,
+} from "../../scripts/bundle.ts";
+import { assertEquals } from "../helpers.ts";
+
+Deno.test("a specifier belongs to its package, and a split package to its chunk", () => {
+  assertEquals(packageOf("zod/v4/core"), "zod");
+  assertEquals(packageOf("@modelcontextprotocol/sdk/client/index.js"), "@modelcontextprotocol/sdk");
+  assertEquals(chunkOf("zod/v3"), "zod");
+  assertEquals(chunkOf("@modelcontextprotocol/sdk/types.js"), "mcp");
+  assertEquals(chunkOf("openai"), "openai");
+  assertEquals(chunkOf("commander"), undefined);
+  assertEquals(chunkOf("@modelcontextprotocol/server-everything"), undefined);
+});
+
+Deno.test("the loaded specifiers are require() and import() calls in code, not text in strings", () => {
+  const js = [
+    `var a=require("node:fs"),b=require("zod/v4");`,
+    `c.code='require("ajv/dist/runtime/equal").default';`,
+    'd=_`require("ajv-formats/dist/formats")`;',
+    `e=await import("openai");f=await import(url);g=x.require("not-a-call");`,
+  ].join("");
+  assertEquals(loadedSpecifiers(js), ["node:fs", "openai", "zod/v4"]);
+});
+
+Deno.test("import() of a split package becomes a require; other imports stay", () => {
+  assertEquals(
+    requireChunkImports(`let{default:O}=await import("openai");m=await import(u);n=await import("node:fs");`),
+    `let{default:O}=await Promise.resolve().then(()=>require("openai"));m=await import(u);` +
+      `n=await import("node:fs");`,
+  );
+});
+
+Deno.test("a chunk that would load a package from node_modules, or use import.meta, is refused", () => {
+  assertEquals(outsideLoads("main", `require("node:path");require("zod");import("openai")`), []);
+  assertEquals(outsideLoads("main", `require("left-pad");import("chalk")`), [
+    "main: loads chalk, which is not bundled",
+    "main: loads left-pad, which is not bundled",
+  ]);
+  assertEquals(outsideLoads("mcp", `var import_meta={};x=import_meta.url`), [
+    "mcp: uses import.meta, empty in a CommonJS chunk",
+  ]);
+});
+
+Deno.test("a split chunk's entry exports each specifier's namespace as an ES module", () => {
+  assertEquals(
+    chunkEntry(["zod", "zod/v4"]),
+    [
+      `import * as m0 from "zod";`,
+      `import * as m1 from "zod/v4";`,
+      "export const modules = {",
+      `  "zod": { __esModule: true, ...m0 },`,
+      `  "zod/v4": { __esModule: true, ...m1 },`,
+      "};",
+      "",
+    ].join("\n"),
+  );
+});
