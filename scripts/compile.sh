@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `deno task compile`: build dist/navi, one file with everything embedded (the plugin template and navi.d.ts
-# are strings in plugins/embedded.ts; nothing is read from the repository at run time).
+# `deno task compile`: build dist/navi, one binary, by compiling dist/navi.js (`deno task bundle`: navi in one
+# self-contained file; the plugin template, navi.d.ts and everything else are inside it, nothing is read from
+# the repository or node_modules at run time).
 # deno compile needs a `denort` runtime for the target. It downloads one on first use; where there is no
 # network (as on the machines this project is built on), point DENORT_BIN at a local denort binary.
 set -euo pipefail
@@ -9,8 +10,8 @@ if [ -z "${DENORT_BIN:-}" ]; then
   if ! deno compile --help >/dev/null 2>&1; then echo "deno compile is not available" >&2; exit 1; fi
   echo "note: DENORT_BIN is not set; deno compile will try to download its denort runtime (needs network once)" >&2
 fi
-mkdir -p dist
-if ! log=$(deno compile -A --include core/cli/mod.ts --output dist/navi main.ts 2>&1); then
+deno run -A scripts/bundle.ts
+if ! log=$(deno compile -A --unstable-worker-options --no-config --no-npm --output dist/navi dist/navi.js 2>&1); then
   echo "$log" | grep -v -e '^ *[0-9]*: ' -e 'Stack backtrace' -e '^\s*$' | tail -n 5 >&2
   if [ -z "${DENORT_BIN:-}" ]; then
     echo "navi: deno compile could not get its denort runtime. It downloads it once from the network;" >&2
