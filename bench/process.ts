@@ -3,11 +3,16 @@
 import { SERVER_EVERYTHING } from "../tests/support/warm.ts";
 import { join } from "node:path";
 import { startLlmServer } from "../tests/support/llm_server.ts";
+import { buildBundle } from "../scripts/bundle.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const DENO = Deno.execPath();
 const NAVI = [DENO, "run", "-A", join(ROOT, "main.ts")];
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 10);
+// The single-file build (`deno task bundle`), run as installed: outside any project, so without deno.json.
+const bundleDir = await Deno.makeTempDir({ prefix: "navi-bench-bundle-" });
+const bundle = await buildBundle(ROOT, join(bundleDir, "navi.js"));
+const BUNDLE = [DENO, "run", "-A", "--unstable-worker-options", "--no-config", bundle.file];
 const EVERYTHING = [DENO, "run", "-A", SERVER_EVERYTHING, "stdio"];
 const TEST_SERVER = [DENO, "run", "-A", join(ROOT, "tests/support/mcp_test_server.ts")];
 
@@ -17,8 +22,10 @@ interface Case {
   home?: string;
 }
 
-async function home(config: Record<string, unknown>, plugins = 0): Promise<string> {
+async function home(config: Record<string, unknown>, plugins = 0, noCodeCache = false): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "navi-bench-" });
+  // A file where the bundle's code cache directory would be: the bundle compiles its chunks on every run.
+  if (noCodeCache) await Deno.writeTextFile(join(dir, "cache"), "");
   await Deno.writeTextFile(join(dir, "config.json"), JSON.stringify(config));
   if (plugins) {
     await Deno.mkdir(join(dir, "plugins"));
@@ -41,40 +48,60 @@ const servers = (n: number) =>
     Array.from({ length: n }, (_, i) => [`s${i}`, { command: TEST_SERVER[0], args: TEST_SERVER.slice(1) }]),
   );
 
-const hasHyperfine = await new Deno.Command("hyperfine", {
-  args: ["--version"],
-  stdout: "null",
-  stderr: "null",
-})
-  .output().then((o) => o.success, () => false);
+// Deno.Command#output() throws synchronously when the program is missing.
+const hasHyperfine =
+  await (async () =>
+    (await new Deno.Command("hyperfine", { args: ["--version"], stdout: "null", stderr: "null" }).output())
+      .success)()
+    .catch(() => false);
 
-async function measure(c: Case): Promise<number> {
-  const env = { ...Deno.env.toObject(), NAVI_HOME: c.home ?? "/nonexistent-navi-home", NO_COLOR: "1" };
-  if (hasHyperfine) {
-    const out = await Deno.makeTempFile({ suffix: ".json" });
-    const quoted = c.argv.map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(" ");
-    const r = await new Deno.Command("hyperfine", {
-      args: ["-N", "-w", "2", "-r", String(RUNS), "--export-json", out, "--output", "null", quoted],
-      env,
-      stdout: "null",
-      stderr: "piped",
-    }).output();
-    if (!r.success) throw new Error(`${c.name}: ${new TextDecoder().decode(r.stderr)}`);
-    return JSON.parse(await Deno.readTextFile(out)).results[0].median * 1000;
+const envOf = (c: Case) => ({
+  ...Deno.env.toObject(),
+  NAVI_HOME: c.home ?? "/nonexistent-navi-home",
+  NO_COLOR: "1",
+});
+
+async function hyperfine(c: Case): Promise<number> {
+  const out = await Deno.makeTempFile({ suffix: ".json" });
+  const quoted = c.argv.map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(" ");
+  const r = await new Deno.Command("hyperfine", {
+    args: ["-N", "-w", "2", "-r", String(RUNS), "--export-json", out, "--output", "null", quoted],
+    env: envOf(c),
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!r.success) throw new Error(`${c.name}: ${new TextDecoder().decode(r.stderr)}`);
+  return JSON.parse(await Deno.readTextFile(out)).results[0].median * 1000;
+}
+
+/** Median wall time of each case over RUNS rounds (after 2 warm-up rounds); each round runs every case once,
+ * so that a change in the machine's load falls on all cases alike. */
+async function loop(all: Case[]): Promise<number[]> {
+  const times: number[][] = all.map(() => []);
+  for (let round = 0; round < RUNS + 2; round++) {
+    for (const [i, c] of all.entries()) {
+      const t = performance.now();
+      const r = await new Deno.Command(c.argv[0], {
+        args: c.argv.slice(1),
+        env: envOf(c),
+        stdout: "null",
+        stderr: "null",
+      }).output();
+      if (!r.success) throw new Error(`${c.name} failed`);
+      if (round >= 2) times[i].push(performance.now() - t);
+    }
   }
-  const times: number[] = [];
-  for (let i = 0; i < RUNS + 2; i++) {
-    const t = performance.now();
-    const r = await new Deno.Command(c.argv[0], {
-      args: c.argv.slice(1),
-      env,
-      stdout: "null",
-      stderr: "null",
-    }).output();
-    if (!r.success) throw new Error(`${c.name} failed`);
-    if (i >= 2) times.push(performance.now() - t);
+  return times.map((ts) => ts.sort((a, b) => a - b)[Math.floor(ts.length / 2)]);
+}
+
+async function measure(all: Case[]): Promise<number[]> {
+  if (!hasHyperfine) return await loop(all);
+  const out: number[] = [];
+  for (const c of all) {
+    out.push(await hyperfine(c));
+    console.error(`measured ${c.name}`);
   }
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+  return out;
 }
 
 const llm = startLlmServer((_i, body) => {
@@ -85,9 +112,20 @@ const llm = startLlmServer((_i, body) => {
 });
 const provider = { providers: { bench: { base_url: llm.url, api_key: "bench" } }, model: "bench-model" };
 
+const everything = {
+  ...provider,
+  mcp_servers: { everything: { command: EVERYTHING[0], args: EVERYTHING.slice(1) } },
+};
 const cases: Case[] = [
   { name: "navi --version", argv: [...NAVI, "--version"] },
+  { name: "navi.js --version (bundle)", argv: [...BUNDLE, "--version"] },
   { name: "navi tools --json, 0 plugins", argv: [...NAVI, "tools", "--json"], home: await home({}) },
+  { name: "navi.js tools --json, 0 plugins", argv: [...BUNDLE, "tools", "--json"], home: await home({}) },
+  {
+    name: "navi.js tools --json, 0 plugins, no code cache",
+    argv: [...BUNDLE, "tools", "--json"],
+    home: await home({}, 0, true),
+  },
   { name: "navi tools --json, 100 plugins", argv: [...NAVI, "tools", "--json"], home: await home({}, 100) },
   {
     name: "navi mcp list, 1 stdio server",
@@ -102,32 +140,32 @@ const cases: Case[] = [
   {
     name: "navi -p, one MCP echo call (server-everything)",
     argv: [...NAVI, "-p", "echo bench", "--approval", "auto"],
-    home: await home({
-      ...provider,
-      mcp_servers: { everything: { command: EVERYTHING[0], args: EVERYTHING.slice(1) } },
-    }),
+    home: await home(everything),
+  },
+  {
+    name: "navi.js -p, one MCP echo call (server-everything)",
+    argv: [...BUNDLE, "-p", "echo bench", "--approval", "auto"],
+    home: await home(everything),
   },
 ];
 
 try {
-  const baseline = await measure({
-    name: "hello",
-    argv: [DENO, "run", "-A", join(ROOT, "bench/fixtures/hello.ts")],
-  });
+  const hello = { name: "hello", argv: [DENO, "run", "-A", join(ROOT, "bench/fixtures/hello.ts")] };
+  const [baseline, ...times] = await measure([hello, ...cases]);
   const rows = [`| command | median | ratio to hello-world |`, `| --- | ---: | ---: |`];
   rows.push(`| deno run hello.ts (baseline) | ${baseline.toFixed(0)} ms | 1.00x |`);
-  for (const c of cases) {
-    const ms = await measure(c);
-    rows.push(`| ${c.name} | ${ms.toFixed(0)} ms | ${(ms / baseline).toFixed(2)}x |`);
-    console.error(`measured ${c.name}`);
-  }
+  cases.forEach((c, i) =>
+    rows.push(`| ${c.name} | ${times[i].toFixed(0)} ms | ${(times[i] / baseline).toFixed(2)}x |`)
+  );
   console.log(
     `\n${
-      hasHyperfine ? "hyperfine" : "loop"
+      hasHyperfine ? "hyperfine" : "loop (interleaved rounds)"
     }, ${RUNS} runs each, ${Deno.build.os} ${navigator.hardwareConcurrency} cores\n`,
   );
   console.log(rows.join("\n"));
+  console.log(`\nnavi.js (deno task bundle): ${(bundle.sizes.total / 1024).toFixed(0)} KB`);
 } finally {
+  await Deno.remove(bundleDir, { recursive: true }).catch(() => {});
   await llm.close();
   for (const c of cases) if (c.home) await Deno.remove(c.home, { recursive: true }).catch(() => {});
 }
