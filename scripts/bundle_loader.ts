@@ -5,7 +5,7 @@
  * evaluated the first time something requires it (the MCP SDK and openai only when a command uses them).
  *
  * Compiling a chunk is the expensive part, so the loader keeps V8's code cache for each chunk in a cache
- * directory (navi's home `cache/`), as Deno does for `deno run` in DENO_DIR and Node does with
+ * directory (`cache/bundle/` in navi's home), as Deno does for `deno run` in DENO_DIR and Node does with
  * `module.enableCompileCache()`: written after the first run, checked by V8 (which rejects a cache made by
  * another V8 or for another text), named after the chunk's hash. Without a writable directory navi works the
  * same, only compiling every time. The code itself always comes from the file.
@@ -136,8 +136,8 @@ function readCache(file: string | undefined): Uint8Array | undefined {
   }
 }
 
-/** navi's code cache directory: `cache/` in navi's home ($NAVI_HOME, else ~/.navi); none without either. */
+/** The bundle's code cache directory: `cache/bundle/` in navi's home ($NAVI_HOME, else ~/.navi); none without. */
 export function cacheDirectory(env: { get(key: string): string | undefined }): string | undefined {
   const home = env.get("NAVI_HOME") || (env.get("HOME") ? `${env.get("HOME")}/.navi` : undefined);
-  return home ? `${home}/cache` : undefined;
+  return home ? `${home}/cache/bundle` : undefined;
 }

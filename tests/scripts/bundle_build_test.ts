@@ -1,5 +1,8 @@
-// The checks scripts/bundle.ts makes on `deno bundle` output before it writes dist/navi.js.
+// The checks scripts/bundle.ts makes on `deno bundle` and its output before it writes dist/navi.js.
+import assertNode from "node:assert";
+import { join } from "node:path";
 import {
+  bundleModule,
   chunkEntry,
   chunkOf,
   loadedSpecifiers,
@@ -7,7 +10,7 @@ import {
   packageOf,
   requireChunkImports,
 } from "../../scripts/bundle.ts";
-import { assertEquals } from "../helpers.ts";
+import { assertEquals, assertMatch, ROOT, tempDir } from "../helpers.ts";
 
 Deno.test("a specifier belongs to its package, and a split package to its chunk", () => {
   assertEquals(packageOf("zod/v4/core"), "zod");
@@ -37,15 +40,24 @@ Deno.test("import() of a split package becomes a require; other imports stay", (
   );
 });
 
-Deno.test("a chunk that would load a package from node_modules, or use import.meta, is refused", () => {
+Deno.test("a chunk that would load a package from node_modules is refused", () => {
   assertEquals(outsideLoads("main", `require("node:path");require("zod");import("openai")`), []);
   assertEquals(outsideLoads("main", `require("left-pad");import("chalk")`), [
     "main: loads chalk, which is not bundled",
     "main: loads left-pad, which is not bundled",
   ]);
-  assertEquals(outsideLoads("mcp", `var import_meta={};x=import_meta.url`), [
-    "mcp: uses import.meta, empty in a CommonJS chunk",
-  ]);
+});
+
+Deno.test("code using import.meta, empty in a CommonJS chunk, fails the build", async () => {
+  await using dir = await tempDir();
+  const entry = join(dir.path, "meta.ts");
+  await Deno.writeTextFile(entry, "export const here = import.meta.url;\n");
+  await assertNode.rejects(
+    bundleModule(entry, { root: ROOT, format: "cjs" }),
+    (err: Error) => /"import\.meta" is not available/.test(err.message),
+  );
+  await Deno.writeTextFile(entry, "export const here = 'no meta';\n");
+  assertMatch(await bundleModule(entry, { root: ROOT, format: "cjs" }), /no meta/);
 });
 
 Deno.test("a split chunk's entry exports each specifier's namespace as an ES module", () => {

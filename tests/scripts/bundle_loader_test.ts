@@ -133,9 +133,9 @@ Deno.test("a newer build's cache replaces the older build's files; an unwritable
   await chunks.save();
 });
 
-Deno.test("the cache directory is cache/ in navi's home, and none without a home", () => {
+Deno.test("the cache directory is cache/bundle/ in navi's home, and none without a home", () => {
   const env = (vars: Record<string, string>) => ({ get: (k: string) => vars[k] });
-  assertEquals(cacheDirectory(env({ NAVI_HOME: "/n", HOME: "/h" })), "/n/cache");
-  assertEquals(cacheDirectory(env({ HOME: "/h" })), "/h/.navi/cache");
+  assertEquals(cacheDirectory(env({ NAVI_HOME: "/n", HOME: "/h" })), "/n/cache/bundle");
+  assertEquals(cacheDirectory(env({ HOME: "/h" })), "/h/.navi/cache/bundle");
   assertEquals(cacheDirectory(env({})), undefined);
 });

@@ -131,7 +131,7 @@ Deno.test("dist/navi.js runs alone from an empty directory: version, plugin and 
         [],
         "nothing written into the directory run from",
       );
-      const cached = (await Array.fromAsync(Deno.readDir(join(naviHome, "cache")))).map((e) =>
+      const cached = (await Array.fromAsync(Deno.readDir(join(naviHome, "cache", "bundle")))).map((e) =>
         e.name.split("-")[0]
       );
       assertEquals(cached.sort(), ["main", "mcp", "openai", "zod"]);
