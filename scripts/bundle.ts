@@ -8,11 +8,16 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { BundleData } from "./bundle_loader.ts";
 
-/** npm packages kept in chunks of their own (evaluated on first use); everything else is in `main`. */
+/**
+ * npm packages kept in chunks of their own, evaluated on first use; everything else is in `main`. Every package
+ * navi imports lazily (`await import("pkg")`) is here, so that the bundle loads no more than `deno run` does;
+ * zod is here because the MCP SDK shares it with navi.
+ */
 export const SPLIT: Record<string, string[]> = {
   zod: ["zod"],
   openai: ["openai"],
   mcp: ["@modelcontextprotocol/sdk"],
+  re2js: ["re2js"],
 };
 
 /** The package a bare specifier belongs to: `zod/v4` -> `zod`, `@scope/pkg/sub.js` -> `@scope/pkg`. */

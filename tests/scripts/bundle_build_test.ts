@@ -10,7 +10,7 @@ import {
   packageOf,
   requireChunkImports,
 } from "../../scripts/bundle.ts";
-import { assertEquals, assertMatch, ROOT, tempDir } from "../helpers.ts";
+import { assert, assertEquals, assertMatch, ROOT, tempDir } from "../helpers.ts";
 
 Deno.test("a specifier belongs to its package, and a split package to its chunk", () => {
   assertEquals(packageOf("zod/v4/core"), "zod");
@@ -18,9 +18,33 @@ Deno.test("a specifier belongs to its package, and a split package to its chunk"
   assertEquals(chunkOf("zod/v3"), "zod");
   assertEquals(chunkOf("@modelcontextprotocol/sdk/types.js"), "mcp");
   assertEquals(chunkOf("openai"), "openai");
+  assertEquals(chunkOf("re2js"), "re2js");
   assertEquals(chunkOf("commander"), undefined);
   assertEquals(chunkOf("@modelcontextprotocol/server-everything"), undefined);
 });
+
+Deno.test("every package navi imports lazily has a chunk of its own, as lazy in the bundle as under deno run", async () => {
+  const lazy = new Set<string>();
+  for (const dir of ["core", "tools"]) {
+    for await (const file of walkTs(join(ROOT, dir))) {
+      for (const m of (await Deno.readTextFile(file)).matchAll(/\bimport\("([^."][^"]*)"\)/g)) {
+        if (!m[1].startsWith("node:")) lazy.add(packageOf(m[1]));
+      }
+    }
+  }
+  assert(lazy.has("openai"), [...lazy].join(" "));
+  for (const pkg of lazy) {
+    assert(chunkOf(pkg) !== undefined, `${pkg} is imported lazily but bundled into main`);
+  }
+});
+
+async function* walkTs(dir: string): AsyncGenerator<string> {
+  for await (const e of Deno.readDir(dir)) {
+    const path = join(dir, e.name);
+    if (e.isDirectory) yield* walkTs(path);
+    else if (e.name.endsWith(".ts")) yield path;
+  }
+}
 
 Deno.test("the loaded specifiers are require() and import() calls in code, not text in strings", () => {
   const js = [

@@ -114,6 +114,14 @@ Deno.test("dist/navi.js runs alone from an empty directory: version, plugin and 
       assertMatch(r.stdout, /^mcp__sdk__echo said: .*echo: bundle/);
     });
 
+    await t.step("a built-in tool whose library loads on first use (grep, re2js) works", async () => {
+      await Deno.writeTextFile(join(place.cwd, "notes.txt"), "alpha\nbeta 42\n");
+      const r = await navi(place, ["-p", 'use grep {"pattern":"beta \\\\d+"}', "--approval", "auto"]);
+      await Deno.remove(join(place.cwd, "notes.txt"));
+      assertEquals(r.code, 0, r.stderr);
+      assertMatch(r.stdout, /^grep said: .*notes\.txt:2:beta 42/);
+    });
+
     await t.step("plugins init writes the template and navi.d.ts embedded in the file", async () => {
       const r = await navi(place, ["plugins", "init", "fresh"]);
       assertEquals(r.code, 0, r.stderr);
@@ -134,7 +142,7 @@ Deno.test("dist/navi.js runs alone from an empty directory: version, plugin and 
       const cached = (await Array.fromAsync(Deno.readDir(join(naviHome, "cache", "bundle")))).map((e) =>
         e.name.split("-")[0]
       );
-      assertEquals(cached.sort(), ["main", "mcp", "openai", "zod"]);
+      assertEquals(cached.sort(), ["main", "mcp", "openai", "re2js", "zod"]);
     });
 
     await t.step("deno install -g makes it a command", async () => {
