@@ -1,5 +1,6 @@
 // Whole-process timings, each as a ratio to `deno run` of a hello-world file measured in the same run.
-// `deno run -A bench/process.ts` (part of `deno task bench`). Uses hyperfine when installed, else a loop.
+// `deno run -A bench/process.ts` (part of `deno task bench`). Uses hyperfine when installed, else (or with
+// BENCH_LOOP=1) a loop of interleaved rounds.
 import { SERVER_EVERYTHING } from "../tests/support/warm.ts";
 import { join } from "node:path";
 import { startLlmServer } from "../tests/support/llm_server.ts";
@@ -48,8 +49,9 @@ const servers = (n: number) =>
     Array.from({ length: n }, (_, i) => [`s${i}`, { command: TEST_SERVER[0], args: TEST_SERVER.slice(1) }]),
   );
 
-// Deno.Command#output() throws synchronously when the program is missing.
-const hasHyperfine =
+// Deno.Command#output() throws synchronously when the program is missing. BENCH_LOOP=1 takes the loop even
+// with hyperfine installed: its interleaved rounds keep ratios fair on a machine whose load changes.
+const hasHyperfine = !Deno.env.get("BENCH_LOOP") &&
   await (async () =>
     (await new Deno.Command("hyperfine", { args: ["--version"], stdout: "null", stderr: "null" }).output())
       .success)()

@@ -15,7 +15,7 @@ Deno.test("the README shows the commands that run navi and the tests", () => {
   assert(README.includes("```sh\ndeno task navi\n```"));
   assert(README.includes("```sh\ndeno task test\n```"));
   const tasks = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.json"))).tasks;
-  for (const t of ["navi", "test", "compile", "bench", "check", "conformance", "embed"]) {
+  for (const t of ["navi", "test", "bundle", "compile", "bench", "check", "conformance", "embed"]) {
     assert(t in tasks, t);
   }
 });
