@@ -51,8 +51,18 @@ async function run(
   }
 }
 
+const SECRET = "sk-bundle-secret-4711";
+
 const navi = (place: Place, args: string[]) =>
   run(Deno.execPath(), [...RUN_FLAGS, place.file, ...args], place);
+
+async function* filesUnder(dir: string): AsyncGenerator<string> {
+  for await (const e of Deno.readDir(dir)) {
+    const path = join(dir, e.name);
+    if (e.isDirectory) yield* filesUnder(path);
+    else if (e.isFile) yield path;
+  }
+}
 
 async function realDenoDir(): Promise<string> {
   const out = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stdout: "piped" }).output();
@@ -76,7 +86,7 @@ Deno.test("dist/navi.js runs alone from an empty directory: version, plugin and 
   const llm = startLlmServer(useToolScript);
   try {
     await writeConfig(naviHome, {
-      providers: { local: { base_url: llm.url, api_key: "k" } },
+      providers: { local: { base_url: llm.url, api_key: SECRET } },
       model: "m",
       mcp_servers: {
         sdk: {
@@ -130,20 +140,28 @@ Deno.test("dist/navi.js runs alone from an empty directory: version, plugin and 
       assertEquals(await Deno.readTextFile(join(naviHome, "plugins/navi.d.ts")), NAVI_D_TS);
     });
 
-    await t.step("nothing was fetched or installed; the code cache is in navi's home", async () => {
-      const npm = join(place.denoDir, "npm");
-      const fetched = await Array.fromAsync(Deno.readDir(npm)).catch(() => []);
-      assertEquals(fetched, [], "DENO_DIR/npm stays empty");
-      assertEquals(
-        await Array.fromAsync(Deno.readDir(place.cwd)),
-        [],
-        "nothing written into the directory run from",
-      );
-      const cached = (await Array.fromAsync(Deno.readDir(join(naviHome, "cache", "bundle")))).map((e) =>
-        e.name.split("-")[0]
-      );
-      assertEquals(cached.sort(), ["main", "mcp", "openai", "re2js", "zod"]);
-    });
+    await t.step(
+      "nothing was fetched or installed; the code cache is in navi's home, without the key",
+      async () => {
+        const npm = join(place.denoDir, "npm");
+        const fetched = await Array.fromAsync(Deno.readDir(npm)).catch(() => []);
+        assertEquals(fetched, [], "DENO_DIR/npm stays empty");
+        assertEquals(
+          await Array.fromAsync(Deno.readDir(place.cwd)),
+          [],
+          "nothing written into the directory run from",
+        );
+        const cached = (await Array.fromAsync(Deno.readDir(join(naviHome, "cache", "bundle")))).map((e) =>
+          e.name.split("-")[0]
+        );
+        assertEquals(cached.sort(), ["main", "mcp", "openai", "re2js", "zod"]);
+        for await (const file of filesUnder(place.home)) {
+          if (file.endsWith("config.json")) continue;
+          const text = new TextDecoder("latin1").decode(await Deno.readFile(file));
+          assert(!text.includes(SECRET), `the API key is in ${file}`);
+        }
+      },
+    );
 
     await t.step("deno install -g makes it a command", async () => {
       const root = join(tmp.path, "install");
