@@ -88,9 +88,14 @@ export async function bundleModule(entry: string, run: BundleRun): Promise<strin
     const args = ["bundle", "--config", join(run.root, "deno.json"), "--platform", "deno"];
     args.push("--format", run.format, "--minify", ...(run.format === "cjs" ? ["--keep-names"] : []));
     for (const e of run.externals ?? []) args.push("--external", e);
-    const r = await new Deno.Command(Deno.execPath(), { args: [...args, "-o", out, entry], cwd: run.root })
+    const env = { NO_COLOR: "1" };
+    const r = await new Deno.Command(Deno.execPath(), {
+      args: [...args, "-o", out, entry],
+      cwd: run.root,
+      env,
+    })
       .output();
-    const err = new TextDecoder().decode(r.stderr).replace(/\x1b\[[0-9;]*m/g, "").trim();
+    const err = new TextDecoder().decode(r.stderr).trim();
     if (!r.success) throw new Error(`deno bundle ${entry} failed:\n${err}`);
     // esbuild's warnings (an empty import.meta in a CommonJS chunk, a require it cannot follow) fail the build.
     if (/warning|error/i.test(err)) throw new Error(`deno bundle ${entry} warned:\n${err}`);
