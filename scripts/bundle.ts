@@ -18,6 +18,7 @@ export const SPLIT: Record<string, string[]> = {
   openai: ["openai"],
   mcp: ["@modelcontextprotocol/sdk"],
   re2js: ["re2js"],
+  minisearch: ["minisearch"],
 };
 
 /** The package a bare specifier belongs to: `zod/v4` -> `zod`, `@scope/pkg/sub.js` -> `@scope/pkg`. */
