@@ -4,7 +4,13 @@
  * macOS. `Sandbox` is what the engine hands to tools; `status()` is what `navi sandbox` and `navi doctor` show.
  * @module
  */
-export { Sandbox, type SandboxOptions, type SandboxState, type SandboxStatus } from "./sandbox.ts";
+export {
+  probeDirectory,
+  Sandbox,
+  type SandboxOptions,
+  type SandboxState,
+  type SandboxStatus,
+} from "./sandbox.ts";
 export type { SelfTestCheck } from "./self_test.ts";
 export { bwrapArgs, type ConfinePlan } from "./bwrap.ts";
 export { seatbeltProfile } from "./macos.ts";

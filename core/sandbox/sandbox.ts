@@ -1,4 +1,5 @@
 import { isAbsolute, join, resolve } from "node:path";
+import { isInside } from "../workspace.ts";
 import type { SandboxMode, SandboxSettings } from "../config_types.ts";
 import type { CommandSandbox, SandboxedCommand } from "../tool_types.ts";
 import { VERSION } from "../version.ts";
@@ -186,7 +187,7 @@ export class Sandbox implements CommandSandbox {
     let checks: SelfTestCheck[];
     try {
       checks = await runSelfTest((plan, argv) => this.#confine(found, plan, argv), {
-        outside: this.#opts.env.get("HOME"),
+        outside: probeDirectory(this.#opts.env.get("HOME")),
         env: { PATH: this.#opts.env.get("PATH") ?? "/usr/bin:/bin" },
       });
     } catch (err) {
@@ -237,4 +238,12 @@ export class Sandbox implements CommandSandbox {
     })();
     return this.#filter;
   }
+}
+
+/**
+ * Where the self-test tries a write outside the workspace: `$HOME`, unless it is unset or under /tmp (which
+ * is private and empty inside the sandbox, so a write there would fail for the wrong reason); then /var/tmp.
+ */
+export function probeDirectory(home: string | undefined): string {
+  return home && !isInside("/tmp", resolve(home)) ? home : "/var/tmp";
 }

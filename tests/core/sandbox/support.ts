@@ -2,6 +2,7 @@
 import { join } from "node:path";
 import { startLlmServer } from "../../support/llm_server.ts";
 import { MAIN, type RunResult } from "../../helpers.ts";
+import { probeDirectory } from "../../../core/sandbox/mod.ts";
 
 /** One bash call's result as the model saw it. */
 export interface Outcome {
@@ -74,7 +75,7 @@ export async function bashThroughNavi(
 
 /** A fresh directory outside /tmp (the sandbox gives commands a private /tmp), removed on dispose. */
 export async function dirOutsideTmp(): Promise<{ path: string } & AsyncDisposable> {
-  const base = Deno.env.get("HOME") ?? "/root";
+  const base = probeDirectory(Deno.env.get("HOME"));
   const path = await Deno.realPath(await Deno.makeTempDir({ dir: base, prefix: ".navi-sandbox-test-" }));
   return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }).catch(() => {}) };
 }
