@@ -74,3 +74,51 @@ Deno.test("/compact summarizes without tools and continues in a new session that
     await server.close();
   }
 });
+
+Deno.test("/usage shows the session's tokens and cost from config prices; -p json carries them too", async () => {
+  await using home = await tempDir();
+  const server = startLlmServer((i) => ({ text: `answer ${i}` }));
+  try {
+    const prices = { m: { input: 2, cached_input: 1, output: 10 } };
+    await Deno.writeTextFile(
+      join(home.path, "config.json"),
+      JSON.stringify({ providers: { local: { base_url: server.url, api_key: "k" } }, model: "m", prices }),
+    );
+    const r = await runNavi([], { home: home.path, stdin: "one\ntwo\n/usage\n/exit\n" });
+    assertEquals(r.code, 0, r.stderr);
+    // Two turns of 10 prompt (8 cached) and 5 output tokens: (2*2 + 8*1 + 5*10) * 2 / 1e6.
+    assertMatch(r.stdout, /MODEL\s+PROMPT\s+CACHED\s+OUTPUT\s+COST\nm\s+20\s+16\s+10\s+\$0\.0001\n/);
+    const json = await runNavi(["--continue", "-p", "three", "--output-format", "json"], { home: home.path });
+    const out = JSON.parse(json.stdout);
+    assertEquals(out.cost_usd, 0.000062);
+    assertEquals(out.session_usage, {
+      prompt_tokens: 30,
+      completion_tokens: 15,
+      total_tokens: 45,
+      cached_tokens: 24,
+      cost_usd: 0.000186,
+    });
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("resuming prints the id, age, message count and the last exchange", async () => {
+  await using home = await tempDir();
+  const server = startLlmServer((i) => ({ text: `answer ${i}` }));
+  try {
+    await Deno.writeTextFile(
+      join(home.path, "config.json"),
+      JSON.stringify({ providers: { local: { base_url: server.url, api_key: "k" } }, model: "m" }),
+    );
+    const first = await runNavi([], { home: home.path, stdin: "what is navi?\n" });
+    assertEquals(first.code, 0, first.stderr);
+    const again = await runNavi(["--continue"], { home: home.path, stdin: "/exit\n" });
+    assertMatch(
+      again.stdout,
+      /^resumed \d{8}-\d{6}-[0-9a-f]{6} · just now · 2 messages\n› what is navi\?\n⎿ answer 0\n/,
+    );
+  } finally {
+    await server.close();
+  }
+});
