@@ -227,10 +227,7 @@ export function terminalEvents(
       write((result.ok ? style.green(line) : style.red(line)) + "\n");
       settle();
     },
-    notice(text) {
-      ensureNewline();
-      open = undefined;
-      write(style.yellow(`navi: ${text}`) + "\n");
-    },
+    notice,
+    retry: (info) => notice(info.message),
   };
 }

@@ -21,8 +21,8 @@ export function escapeControls(text: string): string {
  * navi's own sequences: colours (SGR), clearing the current line (`\r` + erase-in-line), and redrawing the
  * line being streamed (`\r`, optionally up a few rows, erase below: the markdown renderer's).
  */
-// deno-lint-ignore no-control-regex -- matching control characters is the point
 const SINK =
+  // deno-lint-ignore no-control-regex -- matching control characters is the point
   /\x1b\[[0-9;]*m|\r?\x1b\[[012]?K|\r(?:\x1b\[\d{1,3}A)?\x1b\[J|\r\n|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 
 /**

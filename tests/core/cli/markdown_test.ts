@@ -21,7 +21,10 @@ Deno.test("markdown lines: headings, emphasis, code, links, lists, quotes and ta
   assertEquals(plain(renderLine("3. third", color)), "3. third");
   assertEquals(plain(renderLine("> quoted", color)), "│ quoted");
   assertEquals(plain(renderLine("| a | **b** |", color)), "│ a │ b │");
-  assertEquals(plain(renderLine("text with \x1b]0;title\x07 escape", color)), "text with ?]0;title? escape");
+  assertEquals(
+    plain(renderLine("text with \x1b]0;title\x07 escape", color)),
+    "text with \\x1b]0;title\\x07 escape",
+  );
 });
 
 Deno.test("a streamed answer is drawn raw while a line streams and rendered when its newline arrives", () => {

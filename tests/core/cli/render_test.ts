@@ -128,6 +128,8 @@ Deno.test("the sink itself lets only colours and navi's line clearing through", 
   const c = capture();
   c.sink.write("\x1b[33mwarn\x1b[39m\r\x1b[K\x1b]52;c;AA\x07\x1b[2J ok\r\n");
   assertEquals(c.text(), "\x1b[33mwarn\x1b[39m\r\x1b[K\\x1b]52;c;AA\\x07\\x1b[2J ok\n");
+});
+
 Deno.test("the status line shows a running tool's progress and elapsed time, and is cleared when it ends", async () => {
   const s = sinks();
   const ev = terminalEvents({ mode: "repl", out: s.o, err: s.e, spinner: true });

@@ -130,7 +130,7 @@ Deno.test("Ctrl-C while the answer streams marks it (interrupted) on screen and 
   await r.pty.waitFor(/The partial answer so far\n\(interrupted\)/);
   const messages = sessionRecords(r.home).filter((x) => x.type === "message").map((x) => x.message);
   assertEquals(messages.at(-1).role, "assistant");
-  assertMatch(messages.at(-1).content, /^The partial answer so far[\s\S]*\(interrupted\)/);
+  assertMatch(messages.at(-1).content, /^The partial answer so far[\s\S]*\[interrupted by the user/);
   await r.pty.type("go on");
   await r.pty.keys("Enter");
   await r.pty.waitFor("next");
