@@ -6,6 +6,7 @@ import {
   type Conversation,
   type Elicit,
   listSessions,
+  type McpServerState,
   type NaviApp,
   openConversation,
   ProviderError,
@@ -172,16 +173,14 @@ class Repl {
     }
     this.#open({ id, continue: this.#opts.continue });
     if (io.interactive) {
-      this.#app.startMcp({ elicit }).then(() => {
-        for (const s of this.#app.mcpStates()) {
-          if (s.error) {
-            this.#notify(
-              style.yellow(`navi: MCP server ${s.name} ${s.status}: ${s.error} (/mcp for details)`),
-            );
-          }
-        }
-      }).catch((err) => this.#notify(style.red(`navi: MCP: ${(err as Error).message}`)));
-      this.#banner();
+      const failed = (s: McpServerState) =>
+        `navi: MCP server ${s.name} ${s.status}: ${s.error} (/mcp for details)`;
+      this.#app.startMcp({ elicit })
+        .then(() =>
+          this.#app.mcpStates().filter((s) => s.error).forEach((s) => this.#notify(style.yellow(failed(s))))
+        )
+        .catch((err) => this.#notify(style.red(`navi: MCP: ${(err as Error).message}`)));
+      this.#out.write(banner({ app: this.#app, convo: this.#convo, style, version: VERSION }) + "\n");
       this.#app.sandbox.warning().then((w) => w && this.#notify(style.yellow(w))).catch(() => {});
       if (style.on) void this.#markdown.preload();
     }
@@ -219,12 +218,6 @@ class Repl {
 
   #sessions() {
     return listSessions(this.#app.home).filter((s) => s.cwd === this.#app.workspace);
-  }
-
-  #banner(): void {
-    this.#out.write(
-      banner({ app: this.#app, convo: this.#convo, style: this.#style, version: VERSION }) + "\n",
-    );
   }
 
   async #step(work: () => Promise<void>): Promise<void> {
