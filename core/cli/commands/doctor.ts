@@ -149,9 +149,26 @@ const terminalCheck: DoctorCheck = {
   },
 };
 
+const sandboxCheck: DoctorCheck = {
+  name: "sandbox",
+  async run({ app }) {
+    if (!app) return { status: "skip", detail: "config.json is invalid" };
+    const s = await app.sandbox.status();
+    if (s.state === "enforced") return { status: "ok", detail: s.summary };
+    if (s.state === "off") {
+      return { status: "warn", detail: s.summary, fix: "bash runs unconfined; navi sandbox explains" };
+    }
+    return {
+      status: "fail",
+      detail: s.summary,
+      fix: "navi sandbox shows the self-test; bash refuses until it works",
+    };
+  },
+};
+
 /** The checks of `navi doctor`, in order. */
 export function doctorChecks(): DoctorCheck[] {
-  return [configCheck, providerCheck, mcpCheck, pluginsCheck, terminalCheck];
+  return [configCheck, providerCheck, mcpCheck, pluginsCheck, sandboxCheck, terminalCheck];
 }
 
 /** Read config.json for the doctor without failing on it. */

@@ -94,6 +94,7 @@ Deno.test("navi doctor checks config, the provider's /models, MCP, plugins and t
       /^✓ provider +local \(http:\/\/127\.0\.0\.1:\d+\/v1\), model m: reachable, \/models lists 2 models$/m,
     );
     assertMatch(ok.stdout, /^✓ mcp +no MCP servers configured$/m);
+    assertMatch(ok.stdout, /^. sandbox +(enforced|off|unavailable)/m);
     assertMatch(ok.stdout, /^! terminal +stdin is not a terminal/m);
     await writeConfig(home.path, llmConfig("http://127.0.0.1:9/v1", { model: "gone" }));
     const bad = await runNavi(["doctor"], { home: home.path });
