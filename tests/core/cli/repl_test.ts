@@ -86,17 +86,37 @@ Deno.test("/usage shows the session's tokens and cost from config prices; -p jso
     );
     const r = await runNavi([], { home: home.path, stdin: "one\ntwo\n/usage\n/exit\n" });
     assertEquals(r.code, 0, r.stderr);
-    // Two turns of 10 prompt (8 cached) and 5 output tokens: (2*2 + 8*1 + 5*10) * 2 / 1e6.
-    assertMatch(r.stdout, /MODEL\s+PROMPT\s+CACHED\s+OUTPUT\s+COST\nm\s+20\s+16\s+10\s+\$0\.0001\n/);
+    const sum = (upTo: number) => {
+      const us = server.requests.slice(0, upTo).map((q) => q.usage!);
+      const prompt = us.reduce((a, u) => a + u.prompt_tokens, 0);
+      const cached = us.reduce((a, u) => a + u.prompt_tokens_details.cached_tokens, 0);
+      const out = us.reduce((a, u) => a + u.completion_tokens, 0);
+      return { prompt, cached, out, usd: ((prompt - cached) * 2 + cached * 1 + out * 10) / 1e6 };
+    };
+    const two = sum(2);
+    const usd = (n: number) => `$${n < 1 ? n.toFixed(4) : n.toFixed(2)}`.replace("$", "\\$");
+    assertMatch(
+      r.stdout,
+      new RegExp(
+        `MODEL\\s+PROMPT\\s+CACHED\\s+OUTPUT\\s+COST\\nm\\s+${two.prompt}\\s+${two.cached}\\s+${two.out}\\s+${
+          usd(two.usd)
+        }\\n`,
+      ),
+    );
     const json = await runNavi(["--continue", "-p", "three", "--output-format", "json"], { home: home.path });
     const out = JSON.parse(json.stdout);
-    assertEquals(out.cost_usd, 0.000062);
+    const three = sum(3);
+    const third = server.requests[2].usage!;
+    const thirdCached = third.prompt_tokens_details.cached_tokens;
+    const thirdUsd = ((third.prompt_tokens - thirdCached) * 2 + thirdCached + third.completion_tokens * 10) /
+      1e6;
+    assertEquals(out.cost_usd, Number(thirdUsd.toFixed(6)));
     assertEquals(out.session_usage, {
-      prompt_tokens: 30,
-      completion_tokens: 15,
-      total_tokens: 45,
-      cached_tokens: 24,
-      cost_usd: 0.000186,
+      prompt_tokens: three.prompt,
+      completion_tokens: three.out,
+      total_tokens: three.prompt + three.out,
+      cached_tokens: three.cached,
+      cost_usd: Number(three.usd.toFixed(6)),
     });
   } finally {
     await server.close();
