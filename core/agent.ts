@@ -74,6 +74,8 @@ export interface AgentOptions {
   deferral?: ToolDeferral;
   /** The session's prompt-cache figures; default: a fresh one. */
   cache?: CacheStats;
+  /** The model requests go to (read after each turn to record its usage by model). */
+  model?: () => string | undefined;
 }
 
 /** The agent loop of one conversation: request, run tool calls, feed results back, until an answer. */
@@ -103,7 +105,6 @@ export class Agent {
    * marker and none of its tool calls is run.
    */
   async run(prompt: string, signal: AbortSignal): Promise<TurnResult> {
-    const { session, events = {} } = this.#opts;
     const result: TurnResult = {
       text: "",
       toolCalls: [],
@@ -111,6 +112,16 @@ export class Agent {
       aborted: false,
       stoppedAtLimit: false,
     };
+    try {
+      return await this.#turn(prompt, { signal, result });
+    } finally {
+      this.session.recordUsage(this.#opts.model?.() ?? "unknown", result.usage);
+    }
+  }
+
+  async #turn(prompt: string, opts: { signal: AbortSignal; result: TurnResult }): Promise<TurnResult> {
+    const { session, events = {} } = this.#opts;
+    const { signal, result } = opts;
     session.addMessage({ role: "user", content: prompt });
     const maxSteps = this.#opts.maxSteps ?? 50;
     for (let step = 1; step <= maxSteps; step++) {

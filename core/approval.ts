@@ -1,13 +1,51 @@
 import { type CommandPattern, matchesCommand, parseCommandPattern } from "./command_rule.ts";
 import type { ApprovalMode } from "./config.ts";
 import { globToRegExp } from "./files.ts";
-import type { ApprovalClass } from "./tool_types.ts";
+import type { ApprovalClass, ToolPreview } from "./tool_types.ts";
 
 /** The user's answer to an approval question. */
 export type Answer = "yes" | "no" | "always";
 
-/** A question for the user; `ask` is absent when nobody can answer (stdin not a terminal, `-p`). */
-export type AskUser = (question: { tool: string; summary: string }) => Promise<Answer>;
+/** A full reply: "always" narrowed to commands starting with `prefix`; "no" with what to do `instead`. */
+export interface Reply {
+  /** yes, no, or always (for the session). */
+  answer: Answer;
+  /** With "always" on a command tool: allow only commands starting with this prefix. */
+  prefix?: string;
+  /** With "no": what the user wants instead; it goes to the model with the refusal. */
+  instead?: string;
+}
+
+/** What the user is asked about. */
+export interface ApprovalQuestion {
+  /** The tool the model called. */
+  tool: string;
+  /** The arguments on one shortened line (for logs and narrow displays). */
+  summary: string;
+  /** The call's arguments, whole. */
+  args: Record<string, unknown>;
+  /** What the call would change (a diff for file tools), when the tool can tell. */
+  preview?: ToolPreview;
+  /** For a `command` argument: the prefix "always for commands starting with ..." would allow. */
+  prefix?: string;
+  /** Asked about a path outside the workspace: the resolved path ("always" then covers only that). */
+  outside?: string;
+}
+
+/** Asks the user; absent when nobody can answer (stdin not a terminal, `-p`). */
+export type AskUser = (question: ApprovalQuestion) => Promise<Answer | Reply>;
+
+/** Something the user allowed for the rest of the session. */
+export interface Grant {
+  /** Stable number for `revoke`. */
+  id: number;
+  /** The tool it covers. */
+  tool: string;
+  /** Only commands starting with this prefix. */
+  prefix?: string;
+  /** Only paths outside the workspace (answered "always" to that question). */
+  outside?: boolean;
+}
 
 /** The outcome of one decision, recorded in the session's audit records. */
 export interface Decision {
@@ -84,6 +122,28 @@ async function denied(
   );
 }
 
+/** The prefix offered for "always for commands starting with ...": the first one or two words. */
+export function suggestPrefix(command: string): string | undefined {
+  if (!command.trim() || /`|\$\(|[<>]/.test(command)) return undefined;
+  const words = (commandSegments(command)[0] ?? "").split(/\s+/).filter(Boolean);
+  if (!words.length || /["'\\]/.test(words[0])) return undefined;
+  const second = words[1];
+  return second && /^[A-Za-z0-9_.:-]+$/.test(second) && !second.startsWith("-")
+    ? `${words[0]} ${second}`
+    : words[0];
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function grantRule(grant: Grant): Rule {
+  const tool = new RegExp(`^${escapeRegExp(grant.tool)}$`);
+  return grant.prefix
+    ? { tool, command: new RegExp(`^${escapeRegExp(grant.prefix)}(\\s.*)?$`, "s") }
+    : { tool };
+}
+
 function allows(rules: Rule[], call: { tool: string; args: Record<string, unknown> }): boolean {
   const { tool, args } = call;
   const toolRules = rules.filter((r) => r.tool.test(tool));
@@ -105,8 +165,8 @@ export class ApprovalPolicy {
   #deny: Rule[];
   #ask?: AskUser;
   #sandboxAllows?: (tool: string) => Promise<boolean>;
-  /** Tools the user allowed outside the workspace for the rest of the session. */
-  #outsideAllowed = new Set<string>();
+  #grants: Grant[] = [];
+  #nextGrant = 1;
 
   /**
    * The starting `mode`, allow and deny patterns, `ask` (absent: calls needing approval are refused) and
@@ -128,7 +188,13 @@ export class ApprovalPolicy {
 
   /** Decide whether a tool call may run. Deny rules beat everything, `auto` included. */
   async decide(
-    call: { tool: string; approval: ApprovalClass; args: Record<string, unknown> },
+    call: {
+      tool: string;
+      approval: ApprovalClass;
+      args: Record<string, unknown>;
+      /** What the call would change; computed only when the user is asked. */
+      preview?: () => Promise<ToolPreview | undefined>;
+    },
   ): Promise<Decision> {
     const { tool, approval, args } = call;
     if (await denied(this.#deny, { tool, args })) {
@@ -140,24 +206,42 @@ export class ApprovalPolicy {
     }
     if (this.mode === "auto") return { allowed: true, how: "auto" };
     if (allows(this.#allow, { tool, args })) return { allowed: true, how: "rule" };
+    const granted = this.#grants.filter((g) => !g.outside).map(grantRule);
+    if (allows(granted, { tool, args })) return { allowed: true, how: "session" };
     if (await this.#sandboxAllows?.(tool)) return { allowed: true, how: "sandbox" };
-    return await this.#question(tool, { summary: summarize(args) });
+    const command = typeof args.command === "string" ? args.command : undefined;
+    return await this.#question({
+      tool,
+      summary: summarize(args),
+      args,
+      ...(command !== undefined && suggestPrefix(command) ? { prefix: suggestPrefix(command) } : {}),
+      ...(call.preview ? { preview: await call.preview().catch(() => undefined) } : {}),
+    });
+  }
+
+  /** What the user allowed for the rest of the session, oldest first. */
+  grants(): Grant[] {
+    return this.#grants.map((g) => ({ ...g }));
+  }
+
+  /** Take back a session permission by id (all of them without an id); returns how many were removed. */
+  revoke(id?: number): number {
+    const before = this.#grants.length;
+    this.#grants = id === undefined ? [] : this.#grants.filter((g) => g.id !== id);
+    return before - this.#grants.length;
   }
 
   /** An out-of-class action (a path outside the workspace): asked in ask, refused in plan, allowed in auto. */
   async confirm(tool: string, detail: string): Promise<boolean> {
     if (this.mode === "auto") return true;
     if (this.mode === "plan") return false;
-    if (this.#outsideAllowed.has(tool)) return true;
-    return (await this.#question(tool, {
-      summary: `outside the workspace: ${detail}`,
-      always: this.#outsideAllowed,
-    }))
-      .allowed;
+    if (this.#grants.some((g) => g.outside && g.tool === tool)) return true;
+    const question = { tool, summary: `outside the workspace: ${detail}`, args: {}, outside: detail };
+    return (await this.#question(question)).allowed;
   }
 
-  async #question(tool: string, opts: { summary: string; always?: Set<string> }): Promise<Decision> {
-    const { summary, always } = opts;
+  async #question(question: ApprovalQuestion): Promise<Decision> {
+    const { tool } = question;
     if (!this.#ask) {
       return {
         allowed: false,
@@ -165,14 +249,25 @@ export class ApprovalPolicy {
         error: `Not approved: ${tool} needs approval; rerun with --approval auto or allow it in config`,
       };
     }
-    const answer = await this.#ask({ tool, summary });
-    if (answer === "always") {
-      if (always) always.add(tool);
-      else this.#allow.push({ tool: globToRegExp(tool) });
+    const raw = await this.#ask(question);
+    const reply: Reply = typeof raw === "string" ? { answer: raw } : raw;
+    if (reply.answer === "always") {
+      const outside = question.outside !== undefined;
+      this.#grants.push({
+        id: this.#nextGrant++,
+        tool,
+        ...(reply.prefix && !outside ? { prefix: reply.prefix } : {}),
+        ...(outside ? { outside } : {}),
+      });
       return { allowed: true, how: "session" };
     }
-    if (answer === "yes") return { allowed: true, how: "user" };
-    return { allowed: false, how: "user", error: `The user declined to run ${tool}` };
+    if (reply.answer === "yes") return { allowed: true, how: "user" };
+    const instead = reply.instead?.trim();
+    return {
+      allowed: false,
+      how: "user",
+      error: `The user declined to run ${tool}${instead ? `. The user says instead: ${instead}` : ""}`,
+    };
   }
 }
 

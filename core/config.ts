@@ -18,6 +18,7 @@ export {
   DEFER_MODES,
   type DeferMode,
   type McpServerConfig,
+  type ModelPriceSettings,
   type ProviderSettings,
   type RetrySettings,
   SANDBOX_MODES,
@@ -113,6 +114,14 @@ const ConfigSchema = z.strictObject({
   features: z.record(z.string(), z.boolean()).optional(),
   plugins: z.record(z.string(), z.unknown()).optional(),
   tools: ToolsSchema.optional(),
+  prices: z.record(
+    z.string(),
+    z.strictObject({
+      input: z.number().nonnegative(),
+      cached_input: z.number().nonnegative().optional(),
+      output: z.number().nonnegative(),
+    }),
+  ).optional(),
 }).superRefine((cfg, ctx) => {
   for (const name of Object.keys(cfg.mcp_servers ?? {})) {
     if (!validServerName(name)) {

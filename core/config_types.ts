@@ -96,6 +96,16 @@ export interface ToolSettings {
   search_above?: number;
 }
 
+/** Prices of one model in US dollars per million tokens, for `/usage` and `--output-format json`. */
+export interface ModelPriceSettings {
+  /** Prompt tokens. */
+  input: number;
+  /** Prompt tokens served from the provider's cache (default: the input price). */
+  cached_input?: number;
+  /** Generated tokens. */
+  output: number;
+}
+
 /** A validated config.json (`$NAVI_HOME/config.json`). Every field is optional. */
 export interface Config {
   /** OpenAI-compatible endpoints by name. */
@@ -120,4 +130,6 @@ export interface Config {
   plugins?: Record<string, unknown>;
   /** Tool-list changes and large tool sets (prompt cache). */
   tools?: ToolSettings;
+  /** Prices per model name (as configured or passed with --model): cost in `/usage` and JSON output. */
+  prices?: Record<string, ModelPriceSettings>;
 }

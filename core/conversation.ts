@@ -6,7 +6,7 @@ import type { ApprovalMode } from "./config.ts";
 import { LlmClient } from "./llm.ts";
 import { systemPrompt } from "./prompt.ts";
 import { type LoadedSession, Session, SessionError } from "./session.ts";
-import { newestSessionIn } from "./session_list.ts";
+import { newestSessionIn, resolveSessionId } from "./session_list.ts";
 import { deferralSettings, ToolDeferral } from "./tool_deferral.ts";
 import type { ToolPool } from "./tool_pool.ts";
 
@@ -42,6 +42,8 @@ export interface Conversation {
   warnings: string[];
   /** Release the session (its lock); also done by `app.close()`. */
   close(): void;
+  /** Whether this conversation continues a saved session. */
+  resumed: boolean;
 }
 
 /** Start a new conversation or resume a persisted one (`--resume <id>`, `--continue`). */
@@ -51,7 +53,7 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     mode: opts.approval ?? app.config.approval?.mode ?? "ask",
     allow: app.config.approval?.allow,
     deny: app.config.approval?.deny,
-    ask: opts.ask && ((q) => opts.ask!({ tool: q.tool, summary: app.secrets.redact(q.summary) })),
+    ask: opts.ask && ((q) => opts.ask!({ ...q, summary: app.secrets.redact(q.summary) })),
     sandboxAllows: (tool) => tool === "bash" ? app.sandbox.autoAllows() : Promise.resolve(false),
   });
   const warnings: string[] = [];
@@ -64,7 +66,7 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     if (!id) throw new SessionError(`no session to continue in ${app.workspace}`);
   }
   if (id) {
-    loaded = Session.load(app.home, id, { redact });
+    loaded = Session.load(app.home, resolveSessionId(app.home, id), { redact });
     session = loaded.session;
     warnings.push(...loaded.warnings);
     const completed = session.completeToolCalls();
@@ -119,8 +121,9 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     events: opts.events,
     deferral,
     cache,
+    model: () => safeChoice(llm)?.model,
   });
-  return { agent, llm, policy, pool, warnings, close };
+  return { agent, llm, policy, pool, warnings, close, resumed: Boolean(id) };
 }
 
 function safeChoice(llm: LlmClient) {

@@ -81,6 +81,24 @@ export class LlmClient {
     return resolveProvider(this.#config, this.overrides);
   }
 
+  /** The provider's model ids (`GET /models`), sorted; needs a provider, not a model. Throws ApiError. */
+  async listModels(opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<string[]> {
+    const choice = resolveProvider(this.#config, { ...this.overrides, model: this.overrides.model ?? "-" });
+    const client = await this.#client(choice);
+    try {
+      const ids: string[] = [];
+      const page = client.models.list({
+        signal: opts.signal,
+        timeout: opts.timeoutMs ?? 10_000,
+        maxRetries: 0,
+      });
+      for await (const model of page) ids.push(model.id);
+      return ids.sort();
+    } catch (err) {
+      throw await toApiError(err, choice);
+    }
+  }
+
   /** A ChatFn bound to this client. */
   readonly chat: ChatFn = (req, signal, opts) => this.#stream(req, signal, opts ?? {});
 

@@ -56,15 +56,19 @@ export {
   type SessionMeta,
   type SessionOptions,
 } from "./session.ts";
-export { listSessions, newestSessionIn, type SessionSummary } from "./session_list.ts";
+export { listSessions, newestSessionIn, resolveSessionId, type SessionSummary } from "./session_list.ts";
 export {
   type Answer,
   ApprovalPolicy,
+  type ApprovalQuestion,
   type AskUser,
   commandSegments,
   type Decision,
+  type Grant,
   parseRule,
+  type Reply,
   type Rule,
+  suggestPrefix,
   summarize,
 } from "./approval.ts";
 export { type CommandPattern, matchesCommand, parseCommandPattern } from "./command_rule.ts";
@@ -79,6 +83,7 @@ export {
   type DeferMode,
   loadConfig,
   type McpServerConfig,
+  type ModelPriceSettings,
   naviHome,
   parseConfig,
   type ProviderSettings,
@@ -118,6 +123,7 @@ export { type AppOptions, NaviApp } from "./app.ts";
 export { systemPrompt } from "./prompt.ts";
 export { COMPACT_PROMPT, summarizeConversation, summaryMessage } from "./compact.ts";
 export { CUT_MARKERS, type CutReason, emptyUsage, ResponseAssembler } from "./stream.ts";
+export { addUsage, costOf, type ModelPrice, sessionCost, totalUsage } from "./usage.ts";
 export {
   type RoutedCall,
   ToolCallRunner,

@@ -27,19 +27,27 @@ export function resolveProvider(
   overrides: { provider?: string; model?: string },
   env: { get(key: string): string | undefined } = Deno.env,
 ): ProviderChoice {
-  const name = overrides.provider ?? config.provider ??
-    (Object.keys(config.providers ?? {}).length === 1 ? Object.keys(config.providers!)[0] : undefined);
-  const model = overrides.model ?? config.model ?? env.get("OPENAI_MODEL");
-  if (!model) throw new ProviderError('no model configured: set "model" in config.json or pass --model');
-  if (!name) {
-    const apiKey = env.get("OPENAI_API_KEY");
-    if (!apiKey) {
-      throw new ProviderError("no provider configured: add providers to config.json or set OPENAI_API_KEY");
-    }
-    return { name: "openai", baseURL: env.get("OPENAI_BASE_URL"), apiKey, model };
+  const configured = Object.keys(config.providers ?? {});
+  const name = overrides.provider ?? config.provider ?? (configured.length === 1 ? configured[0] : undefined);
+  if (name && !config.providers?.[name]) {
+    const known = configured.length ? `configured: ${configured.join(", ")}` : "none is configured";
+    throw new ProviderError(`unknown provider "${name}": config.json providers has no such entry (${known})`);
   }
-  const p = config.providers?.[name];
-  if (!p) throw new ProviderError(`provider "${name}" is not in config.json providers`);
+  const model = overrides.model ?? config.model ?? env.get("OPENAI_MODEL");
+  if (!name && !env.get("OPENAI_API_KEY")) {
+    throw new ProviderError(
+      `no provider configured: set OPENAI_API_KEY${
+        model ? "" : " and OPENAI_MODEL"
+      }, or add providers to config.json`,
+    );
+  }
+  if (!model) {
+    throw new ProviderError('no model configured: set "model" in config.json, OPENAI_MODEL, or pass --model');
+  }
+  if (!name) {
+    return { name: "openai", baseURL: env.get("OPENAI_BASE_URL"), apiKey: env.get("OPENAI_API_KEY")!, model };
+  }
+  const p = config.providers![name];
   const apiKey = resolveEnvRef(p.api_key, env);
   if (p.api_key && apiKey === undefined) {
     throw new ProviderError(`providers.${name}.api_key refers to ${p.api_key}, which is not set`);

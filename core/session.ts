@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { OpenAITool } from "./registry.ts";
 import { acquireLock, type HeldLock } from "./session_lock.ts";
+import { addUsage, emptyUsage, type Usage } from "./usage.ts";
 
 /** A Chat Completions message as navi stores and sends it. */
 export type Message = Record<string, unknown> & { role: "system" | "user" | "assistant" | "tool" };
@@ -64,7 +65,8 @@ export type SessionRecord =
   | { type: "tools"; tools: readonly OpenAITool[] }
   | ({ type: "request" } & RequestRecord)
   | ({ type: "deferred" } & DeferredState)
-  | ({ type: "audit"; at: string } & AuditRecord);
+  | ({ type: "audit"; at: string } & AuditRecord)
+  | ({ type: "usage"; model: string } & Usage);
 
 /** What `Session.load` returns. */
 export interface LoadedSession {
@@ -122,6 +124,8 @@ export class Session {
   messages: Message[] = [];
   #redact: (text: string) => string;
   #lock: HeldLock;
+  /** Tokens used by this session's model requests, by model (read back on resume). */
+  readonly usage: Record<string, Usage> = {};
 
   private constructor(file: string, meta: SessionMeta, opts: SessionOptions & { lock: HeldLock }) {
     this.file = file;
@@ -190,6 +194,7 @@ export class Session {
       else if (r.type === "tools") tools = r.tools;
       else if (r.type === "request") requests.push(withoutType(r));
       else if (r.type === "deferred") deferred = withoutType(r);
+      else if (r.type === "usage") session.#addUsage(r.model, r);
     }
     const tornNote = torn
       ? " (the last line was cut off mid-write; new records start on a line of their own)"
@@ -235,6 +240,23 @@ export class Session {
   /** Record the tool changes announced but not yet folded into the tools array (read back for a resume). */
   recordDeferred(state: DeferredState): void {
     this.#write({ type: "deferred", ...state });
+  }
+
+  /** Record the tokens one turn used with `model`. */
+  recordUsage(model: string, usage: Usage): void {
+    if (!usage.total_tokens && !usage.prompt_tokens && !usage.completion_tokens) return;
+    this.#addUsage(model, usage);
+    const { prompt_tokens, completion_tokens, total_tokens, cached_tokens } = usage;
+    this.#write({ type: "usage", model, prompt_tokens, completion_tokens, total_tokens, cached_tokens });
+  }
+
+  #addUsage(model: string, usage: Usage): void {
+    addUsage(this.usage[model] ??= emptyUsage(), {
+      prompt_tokens: usage.prompt_tokens ?? 0,
+      completion_tokens: usage.completion_tokens ?? 0,
+      total_tokens: usage.total_tokens ?? 0,
+      cached_tokens: usage.cached_tokens ?? 0,
+    });
   }
 
   /** Record one tool call for audit. */

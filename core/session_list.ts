@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { type Message, parseLines, type SessionMeta } from "./session.ts";
+import { type Message, parseLines, SessionError, type SessionMeta } from "./session.ts";
 
 /** A row of `navi sessions`. */
 export interface SessionSummary {
@@ -79,4 +79,26 @@ export function listSessions(home: string): SessionSummary[] {
     a,
     b,
   ) => (a.created < b.created ? 1 : a.created > b.created ? -1 : b.id.localeCompare(a.id)));
+}
+
+/**
+ * The session id meant by `idOrPrefix`: an exact id, or the one id that starts with it. Throws a SessionError
+ * naming the problem (no match, or the ids a prefix matches).
+ */
+export function resolveSessionId(home: string, idOrPrefix: string): string {
+  if (!/^[A-Za-z0-9_-]+$/.test(idOrPrefix)) {
+    throw new SessionError(`invalid session id ${JSON.stringify(idOrPrefix)}`);
+  }
+  const dir = join(home, "sessions");
+  let names: string[] = [];
+  try {
+    names = [...Deno.readDirSync(dir)].filter((e) => e.isFile && e.name.endsWith(".jsonl"))
+      .map((e) => e.name.slice(0, -".jsonl".length));
+  } catch { /* no sessions yet */ }
+  if (names.includes(idOrPrefix)) return idOrPrefix;
+  const hits = names.filter((n) => n.startsWith(idOrPrefix)).sort();
+  if (hits.length === 1) return hits[0];
+  if (!hits.length) throw new SessionError(`no session with id ${idOrPrefix} (looked in ${dir})`);
+  const shown = hits.slice(0, 5).join(", ") + (hits.length > 5 ? `, … (${hits.length} in all)` : "");
+  throw new SessionError(`session id prefix ${idOrPrefix} is ambiguous: ${shown}`);
 }

@@ -1,5 +1,8 @@
 import type { Chunk } from "./llm.ts";
 import type { Message } from "./session.ts";
+import type { Usage } from "./usage.ts";
+
+export { emptyUsage, type Usage } from "./usage.ts";
 
 /** A tool call as the model sent it. */
 export interface ToolCall {
@@ -9,23 +12,6 @@ export interface ToolCall {
   name: string;
   /** The arguments as JSON text, not yet parsed. */
   arguments: string;
-}
-
-/** Token counts of one turn (summed over its requests). */
-export interface Usage {
-  /** Tokens sent to the model (the prompt). */
-  prompt_tokens: number;
-  /** Tokens the model generated. */
-  completion_tokens: number;
-  /** Prompt plus completion tokens, as the provider reports them. */
-  total_tokens: number;
-  /** Prompt tokens the provider served from its prompt cache, when it reports them. */
-  cached_tokens: number;
-}
-
-/** A new, zeroed Usage. */
-export function emptyUsage(): Usage {
-  return { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, cached_tokens: 0 };
 }
 
 /** Why a response is incomplete: the user interrupted it, or its stream broke off or ended early. */

@@ -4,7 +4,7 @@ import type { Message, Session } from "./session.ts";
 import type { ToolCall } from "./stream.ts";
 import { parseArguments } from "./tool_define.ts";
 import { errorMessage, toModelContent } from "./tool_result.ts";
-import type { CommandSandbox, Tool, ToolContext, ToolResult } from "./tool_types.ts";
+import type { CommandSandbox, Tool, ToolContext, ToolProgress, ToolResult } from "./tool_types.ts";
 
 /** What the user interface hears while tool calls run. */
 export interface ToolEvents {
@@ -12,6 +12,8 @@ export interface ToolEvents {
   toolStart?(call: ToolCall): void;
   /** Live output of a running tool (e.g. bash). */
   toolOutput?(chunk: string): void;
+  /** Progress of a long call (MCP progress notifications). */
+  toolProgress?(call: ToolCall, progress: ToolProgress): void;
   /** A tool call ended: its result and how many milliseconds it ran. */
   toolEnd?(call: ToolCall, outcome: { result: ToolResult; ms: number }): void;
 }
@@ -140,20 +142,27 @@ export class ToolCallRunner {
     } catch (err) {
       return fail(errorMessage(err), "invalid");
     }
-    const verdict = await policy.decide({ tool: call.name, approval: tool.approval, args });
+    const previewContext = { ...this.#context(call, signal), confirm: () => Promise.resolve(false) };
+    const verdict = await policy.decide({
+      tool: call.name,
+      approval: tool.approval,
+      args,
+      ...(tool.preview ? { preview: () => tool.preview!(args, previewContext) } : {}),
+    });
     if (!verdict.allowed) return fail(verdict.error ?? "Not approved", verdict.how);
     const ranAt = performance.now();
-    const result = await tool.run(args, this.#context(call.name, signal));
+    const result = await tool.run(args, this.#context(call, signal));
     return { result, decision: verdict.how, ranAt };
   }
 
-  #context(tool: string, signal: AbortSignal): ToolContext {
+  #context(call: ToolCall, signal: AbortSignal): ToolContext {
     const { policy, events } = this.#opts;
     return {
       workspace: this.#opts.workspace,
       signal,
-      confirm: (req) => policy.confirm(tool, req.detail),
+      confirm: (req) => policy.confirm(call.name, req.detail),
       onOutput: events?.toolOutput ? (c) => events.toolOutput!(c) : undefined,
+      onProgress: events?.toolProgress ? (p) => events.toolProgress!(call, p) : undefined,
       childEnv: this.#opts.childEnv,
       sandbox: this.#opts.sandbox,
     };

@@ -9,6 +9,7 @@ import {
   type Tool,
   type ToolContext,
   type ToolOptions,
+  type ToolPreview,
   type ToolSpec,
 } from "./tool_types.ts";
 
@@ -28,6 +29,7 @@ export function defineTool<S extends ParametersSchema>(spec: ToolSpec<S>): Tool 
     inputSchema: canonicalSchema(schema),
     validate,
     handler: (args, ctx) => spec.handler(args, ctx),
+    preview: spec.preview && ((args, ctx) => spec.preview!(args, ctx)),
   });
 }
 
@@ -51,6 +53,7 @@ function buildTool<A>(
     inputSchema: Record<string, unknown>;
     validate: (raw: unknown) => A;
     handler: (args: A, ctx: ToolContext) => unknown;
+    preview?: (args: A, ctx: ToolContext) => ToolPreview | undefined | Promise<ToolPreview | undefined>;
   },
 ): Tool {
   const timeoutMs = spec.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -75,6 +78,17 @@ function buildTool<A>(
         return { ok: false, error: errorMessage(err) };
       }
     },
+    ...(parts.preview
+      ? {
+        async preview(raw: unknown, ctx: ToolContext) {
+          try {
+            return await parts.preview!(parts.validate(raw), ctx);
+          } catch {
+            return undefined;
+          }
+        },
+      }
+      : {}),
   };
 }
 

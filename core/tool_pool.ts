@@ -118,6 +118,8 @@ export class ToolPool {
   #readOnly: () => boolean;
   #features: Record<string, boolean>;
   #list: readonly OpenAITool[] = [];
+  /** Every tool in offer order, plan mode or not: switching modes filters it and keeps each tool's place. */
+  #full: readonly OpenAITool[] = [];
   #seen = -1;
   #seenReadOnly = false;
   #baseline: boolean;
@@ -129,7 +131,7 @@ export class ToolPool {
     this.#readOnly = opts.readOnly;
     this.#features = opts.features ?? {};
     this.#baseline = opts.previous !== undefined;
-    if (opts.previous) this.#list = opts.previous;
+    if (opts.previous) this.#list = this.#full = opts.previous;
   }
 
   /** The list sent last (or, before the first request, the list a resumed session sent). */
@@ -149,8 +151,9 @@ export class ToolPool {
     if (this.#seen === version && readOnly === this.#seenReadOnly) {
       return { list: this.#list, added: [], removed: [], changed: [], initial };
     }
-    const evolution = this.#evolve(readOnly);
+    const { evolution, full } = this.#evolve(readOnly);
     this.#list = evolution.list;
+    this.#full = full;
     this.#seen = version;
     this.#seenReadOnly = readOnly;
     return { ...evolution, initial };
@@ -160,12 +163,17 @@ export class ToolPool {
   peek(): readonly OpenAITool[] {
     const readOnly = this.#readOnly();
     if (this.#seen === this.#registry.version && readOnly === this.#seenReadOnly) return this.#list;
-    return this.#evolve(readOnly).list;
+    return this.#evolve(readOnly).evolution.list;
   }
 
-  #evolve(readOnly: boolean): Evolution {
-    const tools = assemble(this.#registry, { readOnly, features: this.#features });
-    return evolve(this.#list, this.#registry.toOpenAITools(tools));
+  #evolve(readOnly: boolean): { evolution: Evolution; full: readonly OpenAITool[] } {
+    const features = this.#features;
+    const everything = assemble(this.#registry, { readOnly: false, features });
+    const full = evolve(this.#full, this.#registry.toOpenAITools(everything)).list;
+    const offered = new Set(assemble(this.#registry, { readOnly, features }).map((t) => t.name));
+    const target = full.filter((t) => offered.has(t.function.name));
+    const evolution = evolve(this.#list, target);
+    return { evolution: evolution.list === this.#list ? evolution : { ...evolution, list: target }, full };
   }
 
   /** The list's JSON, computed once per array object. */

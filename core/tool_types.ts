@@ -51,10 +51,34 @@ export interface ToolContext {
   confirm(request: ConfirmRequest): Promise<boolean>;
   /** Live output of a running tool (e.g. bash), shown to the user, not to the model. */
   onOutput?(chunk: string): void;
+  /** Progress of a long call (MCP progress notifications), shown to the user. */
+  onProgress?(progress: ToolProgress): void;
   /** Environment for child processes (navi's secrets removed); defaults to the process environment. */
   childEnv?(): Record<string, string>;
   /** Confines child processes (bash); absent only for direct library callers, which then run unconfined. */
   sandbox?: CommandSandbox;
+}
+
+/** How far a long call is. */
+export interface ToolProgress {
+  /** Work done so far (grows with each notification). */
+  progress: number;
+  /** Work in all, when known. */
+  total?: number;
+  /** What is happening now. */
+  message?: string;
+}
+
+/** What a call would change, shown with its approval question (computed without changing anything). */
+export interface ToolPreview {
+  /** A file written or edited: its content before (`null` for a new file) and after the call. */
+  kind: "diff";
+  /** The file as shown to the user (relative to the workspace when inside it). */
+  path: string;
+  /** The content now; `null` when the file does not exist yet. */
+  before: string | null;
+  /** The content the call would write. */
+  after: string;
 }
 
 /** Where a tool came from; the tool pool orders by it. */
@@ -90,6 +114,11 @@ export interface ToolSpec<S extends ParametersSchema> extends ToolOptions {
   approval: ApprovalClass;
   /** Runs one call with validated arguments; returns a result object, a string or throws. */
   handler(args: S["_zod"]["output"], ctx: ToolContext): unknown;
+  /** What a call would change, for its approval question; must not change anything. */
+  preview?(
+    args: S["_zod"]["output"],
+    ctx: ToolContext,
+  ): ToolPreview | undefined | Promise<ToolPreview | undefined>;
 }
 
 /** A tool whose parameters are already JSON Schema (MCP tools); the server validates arguments. */
@@ -124,6 +153,8 @@ export interface Tool {
   readonly inputSchema: Record<string, unknown>;
   /** Validate raw arguments (JSON text or object), run the handler, apply timeout and truncation. Never throws. */
   run(args: unknown, ctx: ToolContext): Promise<ToolResult>;
+  /** What a call would change (tools that define a preview); undefined when unknown. Never throws. */
+  preview?(args: unknown, ctx: ToolContext): Promise<ToolPreview | undefined>;
 }
 
 /** How long a tool call may run unless its definition says otherwise. */

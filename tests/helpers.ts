@@ -24,6 +24,11 @@ export function assertThrows(fn: () => unknown, re: RegExp): void {
   assertNode.throws(fn, (err: unknown) => err instanceof Error && re.test(err.message));
 }
 
+/** Fails unless `fn` rejects with an error whose message matches `re`. */
+export async function assertRejects(fn: () => Promise<unknown>, re: RegExp): Promise<void> {
+  await assertNode.rejects(fn, (err: unknown) => err instanceof Error && re.test(err.message));
+}
+
 /** Wait until `cond` holds, checking every 20 ms; fails after `ms` (default 5 s) instead of hanging. */
 export async function until(
   cond: () => boolean | Promise<boolean>,

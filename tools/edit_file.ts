@@ -1,6 +1,34 @@
 import { z } from "zod";
 import { defineTool, displayPath, resolveInWorkspace, ToolError } from "../core/mod.ts";
 
+/** Apply one edit to a file's text; throws a ToolError the model can act on. */
+function applyEdit(
+  text: string,
+  edit: { old_string: string; new_string: string; replace_all: boolean; shown: string },
+): { updated: string; count: number } {
+  const { old_string, new_string, replace_all, shown } = edit;
+  const count = text.split(old_string).length - 1;
+  if (count === 0) {
+    throw new ToolError(`old_string was not found in ${shown}; read the file and copy the text exactly`);
+  }
+  if (count > 1 && !replace_all) {
+    throw new ToolError(
+      `old_string occurs ${count} times in ${shown}; add surrounding lines to make it unique or set replace_all`,
+    );
+  }
+  const updated = replace_all
+    ? text.split(old_string).join(new_string)
+    : text.replace(old_string, () => new_string);
+  return { updated, count: replace_all ? count : 1 };
+}
+
+const parameters = z.object({
+  path: z.string().min(1).describe("File path, relative to the workspace or absolute."),
+  old_string: z.string().min(1).describe("The exact text to replace."),
+  new_string: z.string().describe("The replacement text."),
+  replace_all: z.boolean().optional().describe("Replace every occurrence instead of exactly one."),
+});
+
 export default defineTool({
   name: "edit_file",
   description: [
@@ -9,12 +37,7 @@ export default defineTool({
     "include surrounding lines to make it unique.",
     "- Read the file first so old_string is copied from its current content.",
   ].join("\n"),
-  parameters: z.object({
-    path: z.string().min(1).describe("File path, relative to the workspace or absolute."),
-    old_string: z.string().min(1).describe("The exact text to replace."),
-    new_string: z.string().describe("The replacement text."),
-    replace_all: z.boolean().optional().describe("Replace every occurrence instead of exactly one."),
-  }),
+  parameters,
   approval: "write",
   timeoutMs: 30_000,
   async handler({ path, old_string, new_string, replace_all = false }, ctx) {
@@ -26,19 +49,15 @@ export default defineTool({
     const text = await Deno.readTextFile(full).catch(() => {
       throw new ToolError(`File not found: ${shown}`);
     });
-    const count = text.split(old_string).length - 1;
-    if (count === 0) {
-      throw new ToolError(`old_string was not found in ${shown}; read the file and copy the text exactly`);
-    }
-    if (count > 1 && !replace_all) {
-      throw new ToolError(
-        `old_string occurs ${count} times in ${shown}; add surrounding lines to make it unique or set replace_all`,
-      );
-    }
-    const updated = replace_all
-      ? text.split(old_string).join(new_string)
-      : text.replace(old_string, () => new_string);
+    const { updated, count } = applyEdit(text, { old_string, new_string, replace_all, shown });
     await Deno.writeTextFile(full, updated);
-    return { ok: true, path: shown, replacements: replace_all ? count : 1 };
+    return { ok: true, path: shown, replacements: count };
+  },
+  async preview({ path, old_string, new_string, replace_all = false }, ctx) {
+    const full = await resolveInWorkspace(ctx, path);
+    const shown = displayPath(ctx.workspace, full);
+    const before = await Deno.readTextFile(full);
+    const { updated } = applyEdit(before, { old_string, new_string, replace_all, shown });
+    return { kind: "diff", path: shown, before, after: updated };
   },
 });

@@ -26,4 +26,12 @@ export default defineTool({
       created: !existed,
     };
   },
+  async preview({ path, content }, ctx) {
+    const full = await resolveInWorkspace(ctx, path);
+    const before = await Deno.readTextFile(full).catch((err) => {
+      if (err instanceof Deno.errors.NotFound) return null;
+      throw err;
+    });
+    return { kind: "diff", path: displayPath(ctx.workspace, full), before, after: content };
+  },
 });

@@ -37,7 +37,7 @@ export async function main(args: string[]): Promise<number> {
     return app;
   };
   let status = 0;
-  const program = buildProgram({ createApp, exit: (code) => (status = code) });
+  const program = buildProgram({ createApp, track: (a) => (app = a), exit: (code) => (status = code) });
   try {
     await program.parseAsync(args, { from: "user" });
   } catch (err) {
@@ -53,10 +53,12 @@ export async function main(args: string[]): Promise<number> {
 
 interface ProgramDeps {
   createApp(load?: { plugins?: "report" | "quiet" | "skip" }): Promise<NaviApp>;
+  /** Close this app at exit with the others. */
+  track(app: NaviApp): NaviApp;
   exit(code: number): void;
 }
 
-function buildProgram({ createApp, exit }: ProgramDeps) {
+function buildProgram({ createApp, track, exit }: ProgramDeps) {
   const modes = new Option("--approval <mode>", "who approves tool calls").choices(APPROVAL_MODES);
   const program = new Command("navi")
     .description("A terminal coding agent for any OpenAI-compatible endpoint.")
@@ -66,14 +68,32 @@ function buildProgram({ createApp, exit }: ProgramDeps) {
     .option("--provider <name>", "provider from config.json providers")
     .option("--model <name>", "model name")
     .addOption(modes)
-    .option("--resume <id>", "resume a saved session")
+    .option("--resume [id]", "resume a saved session (id or unique prefix; without one, pick from a list)")
     .option("-c, --continue", "resume the newest session in this directory")
-    .showHelpAfterError()
-    .action(async (opts) => {
+    .argument("[words...]")
+    .configureOutput({
+      outputError: (text, write) =>
+        write(`navi: ${text.replace(/^error: /, "").trim()} (navi --help lists the commands and options)\n`),
+    })
+    .action(async (words, opts) => {
+      if (words.length) {
+        const text = words.join(" ");
+        throw new Error(
+          `unexpected argument ${JSON.stringify(text)}: to send a prompt use navi -p ${
+            JSON.stringify(text)
+          } ` +
+            "or start navi and type it; commands: tools, sessions, mcp, plugins, doctor",
+        );
+      }
       const app = await createApp();
       if (opts.print !== undefined) {
         const { printCommand } = await import("./commands/print.ts");
-        exit(await printCommand(app, opts.print, opts));
+        if (opts.resume === true) {
+          throw new Error(
+            "--resume needs a session id with -p (navi sessions lists them; a unique prefix works)",
+          );
+        }
+        exit(await printCommand(app, opts.print, { ...opts, resume: opts.resume }));
         return;
       }
       const { runRepl } = await import("./repl.ts");
@@ -102,6 +122,31 @@ function buildProgram({ createApp, exit }: ProgramDeps) {
           );
         }
       }
+    });
+
+  program
+    .command("doctor")
+    .description("check config, provider (a /models request), MCP servers, plugins and the terminal")
+    .action(async () => {
+      const [{ naviHome, NaviApp }, { builtinTools }, doctor] = await Promise.all([
+        import("../mod.ts"),
+        import("../../tools/mod.ts"),
+        import("./commands/doctor.ts"),
+      ]);
+      const home = naviHome();
+      const { config, configError } = await doctor.doctorConfig(home);
+      const app = config
+        ? track(new NaviApp({ home, workspace: Deno.cwd(), config, builtins: builtinTools() }))
+        : undefined;
+      const ctx = { home, config, configError, app, stdin: Deno.stdin, stdout: Deno.stdout, env: Deno.env };
+      const redact = (line: string) => app?.secrets.redact(line) ?? line;
+      exit(
+        await doctor.runDoctor(ctx, {
+          checks: doctor.doctorChecks(),
+          write: (line) => console.log(redact(line)),
+          color: Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR"),
+        }),
+      );
     });
 
   program

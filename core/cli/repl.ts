@@ -1,235 +1,296 @@
 import { join } from "node:path";
-import process from "node:process";
-import * as readline from "node:readline";
 import {
-  type Answer,
   ApiError,
   type ApprovalMode,
+  type AskUser,
   type Conversation,
   type Elicit,
+  listSessions,
+  type McpServerState,
   type NaviApp,
   openConversation,
-  pluginsDir,
   ProviderError,
-  VERSION,
+  SessionError,
 } from "../mod.ts";
-import { cacheSlashCommand, usageLine } from "./commands/cache.ts";
+import { askApproval } from "./approval_prompt.ts";
+import { cacheSlashCommand } from "./commands/cache.ts";
 import { compactSlashCommand } from "./commands/compact.ts";
-import { mcpAdd, mcpRemove, mcpSlashCommands } from "./commands/mcp.ts";
+import { mcpSlashCommands } from "./commands/mcp.ts";
+import { permissionsSlashCommand } from "./commands/permissions.ts";
 import { pluginSlashCommands } from "./commands/plugins.ts";
+import { pickSession, resumeSlashCommand, resumeSummary } from "./commands/resume.ts";
+import { turnUsageLine, usageSlashCommand } from "./commands/usage.ts";
 import { elicitByQuestions } from "./elicit_form.ts";
-import { streamSink, terminalEvents } from "./render.ts";
+import { banner } from "./first_run.ts";
+import { LazyMarkdown } from "./markdown_loader.ts";
+import { History } from "./history.ts";
+import { expandMentions, fileMentions, type MentionProvider } from "./mentions.ts";
+import { terminalEvents } from "./printer.ts";
+import { type Sink, streamSink } from "./render.ts";
+import { replCompleter } from "./repl_complete.ts";
+import { slashContext } from "./repl_context.ts";
+import { interactiveIO, pipedIO, type ReplIO } from "./repl_io.ts";
+import { runShellEscape } from "./shell_escape.ts";
 import { SignalTrap } from "./signals.ts";
-import { completer, dispatch, type SlashCommand, type SlashContext, slashTable } from "./slash.ts";
-import { makeStyle } from "./style.ts";
-import { escapeControls } from "./terminal_text.ts";
+import { dispatch, type SlashCommand, type SlashContext, slashTable } from "./slash.ts";
+import { makeStyle, type Style } from "./style.ts";
+import { VERSION } from "../version.ts";
 
 /** Options of the interactive session (from the command line). */
 export interface ReplOptions {
   provider?: string;
   model?: string;
   approval?: ApprovalMode;
-  resume?: string;
+  /** A session id (or unique prefix) to resume; `true`: pick one from a list. */
+  resume?: string | true;
   continue?: boolean;
   /** Extra slash commands (plugins, MCP). */
   commands?: SlashCommand[];
 }
 
-function loadHistory(file: string): string[] {
-  try {
-    return Deno.readTextFileSync(file).split("\n").filter(Boolean).reverse().slice(0, 1000);
-  } catch {
-    return [];
-  }
-}
-
-/** The interactive session. Returns the exit status. */
+/** The interactive session (a raw-mode terminal, or lines from a pipe). Returns the exit status. */
 export async function runRepl(app: NaviApp, opts: ReplOptions): Promise<number> {
   const interactive = Deno.stdin.isTerminal();
   const style = makeStyle(Deno.stdout.isTerminal());
-  const historyFile = join(app.home, "history");
-  if (!interactive) await app.startMcp();
-  const commands = slashTable([
-    compactSlashCommand(),
-    cacheSlashCommand(),
-    ...pluginSlashCommands(),
-    ...mcpSlashCommands(),
-    ...(opts.commands ?? []),
-  ]);
-  const rl = readline.createInterface({
-    input: process.stdin,
-    output: process.stdout,
-    terminal: interactive,
-    completer: completer(commands),
-    history: interactive ? loadHistory(historyFile) : [],
-    historySize: 1000,
-  });
-  rl.setPrompt(style.bold("› "));
-  let closed = false;
-  rl.on("close", () => (closed = true));
-  const prompt = () => {
-    if (interactive && !closed) rl.prompt();
-  };
-  const ask = interactive
-    ? ({ tool, summary }: { tool: string; summary: string }) =>
-      new Promise<Answer>((resolve) => {
-        events.stopSpinner();
-        rl.question(
-          `${style.yellow("?")} allow ${style.bold(escapeControls(tool))} ${
-            escapeControls(summary)
-          }  [y]es / [n]o / [a]lways: `,
-          (a) => {
-            const c = a.trim().toLowerCase()[0];
-            resolve(c === "y" ? "yes" : c === "a" ? "always" : "no");
-          },
-        );
-      })
-    : undefined;
-  const question = (q: string) => new Promise<string>((resolve) => rl.question(q, resolve));
-  const elicit: Elicit | undefined = interactive
-    ? elicitByQuestions(question, { write: (t) => out.write(t), before: () => events.stopSpinner() })
-    : undefined;
-  const out = streamSink(Deno.stdout, app.secrets);
-  const events = terminalEvents({
-    mode: "repl",
-    out,
-    err: streamSink(Deno.stderr, app.secrets),
-    style,
-    spinner: Deno.stdout.isTerminal(),
-  });
-  let convo: Conversation | undefined;
-  const open = (resume: boolean) => {
-    convo?.close();
-    convo = openConversation(app, {
-      ...opts,
-      ...(resume ? {} : { resume: undefined, continue: false }),
-      approval: convo?.policy.mode ?? opts.approval,
-      ask,
-      events,
+  const io = interactive
+    ? interactiveIO({ history: new History(join(app.home, "history")), style })
+    : pipedIO();
+  try {
+    return await new Repl(app, { opts, io, style }).run();
+  } finally {
+    io.close();
+  }
+}
+
+class Repl {
+  #app: NaviApp;
+  #opts: ReplOptions;
+  #io: ReplIO;
+  #style: Style;
+  #out: Sink;
+  #events: ReturnType<typeof terminalEvents>;
+  #commands: SlashCommand[];
+  #convo!: Conversation;
+  #running: AbortController | null = null;
+  #notices: string[] = [];
+  #shellOutputs: string[] = [];
+  #models?: string[];
+  #markdown = new LazyMarkdown();
+  #exiting = false;
+  #mentions: MentionProvider[];
+
+  constructor(app: NaviApp, parts: { opts: ReplOptions; io: ReplIO; style: Style }) {
+    this.#app = app;
+    this.#opts = parts.opts;
+    this.#io = parts.io;
+    this.#style = parts.style;
+    this.#out = streamSink(Deno.stdout, app.secrets);
+    const term = parts.io.term;
+    this.#events = terminalEvents({
+      mode: "repl",
+      out: this.#out,
+      err: streamSink(Deno.stderr, app.secrets),
+      style: parts.style,
+      spinner: Deno.stdout.isTerminal(),
+      markdown: parts.style.on && term
+        ? (write) => this.#markdown.stream({ write, style: parts.style, columns: () => term.columns() })
+        : undefined,
     });
-    for (const w of convo.warnings) out.write(style.yellow(`navi: warning: ${w}`) + "\n");
-  };
-  open(true);
-  let running: AbortController | null = null;
-  const pendingNotices: string[] = [];
-  const notify = (line: string) => {
-    if (running) return void pendingNotices.push(line);
-    out.write(`\r\x1b[K${line}\n`);
-    if (!closed) rl.prompt(true);
-  };
-  if (interactive) {
-    app.startMcp({ elicit })
-      .then(() => {
-        for (const s of app.mcpStates()) {
-          if (s.error) {
-            notify(style.yellow(`navi: MCP server ${s.name} ${s.status}: ${s.error} (/mcp for details)`));
-          }
-        }
-      })
-      .catch((err) => notify(style.red(`navi: MCP: ${(err as Error).message}`)));
+    this.#mentions = [fileMentions(app.workspace)];
+    this.#commands = slashTable([
+      compactSlashCommand(),
+      cacheSlashCommand(),
+      usageSlashCommand(),
+      permissionsSlashCommand(),
+      resumeSlashCommand(),
+      ...pluginSlashCommands(),
+      ...mcpSlashCommands(),
+      ...(this.#opts.commands ?? []),
+    ]);
   }
-  let exiting = false;
-  let lastInterrupt = 0;
-  const ctx: SlashContext = {
-    conversation: () => convo!,
-    tools: app.registry,
-    plugins: {
-      dir: pluginsDir(app.home),
-      reports: () => app.plugins.reports,
-      reload: () => app.loadPlugins(),
-    },
-    mcp: {
-      states: () => app.mcpStates(),
-      reload: () => app.reloadMcp({ elicit }),
-      add: (name, spec) => mcpAdd(app.home, name, spec),
-      remove: (name) => mcpRemove(app.home, name),
-    },
-    out,
-    style,
-    get signal() {
-      return running?.signal ?? new AbortController().signal;
-    },
-    newConversation: () => {
-      open(false);
-      out.write(style.dim(`new conversation ${convo!.agent.session.meta.id}`) + "\n");
-    },
-    exit: () => {
-      exiting = true;
-      if (!closed) rl.close();
-    },
-  };
-  using trap = new SignalTrap(["SIGTERM", "SIGHUP"], {
-    onSignal: () => {
-      running?.abort();
-      ctx.exit();
-    },
-  });
-  rl.on("SIGINT", () => {
-    if (running) {
-      running.abort();
-      return;
-    }
-    const now = Date.now();
-    if (rl.line === "" && now - lastInterrupt < 2000) return ctx.exit();
-    lastInterrupt = now;
-    rl.write(null, { ctrl: true, name: "u" });
-    out.write(style.dim("\n(press Ctrl-C again to exit)\n"));
-    prompt();
-  });
-  if (interactive) {
-    out.write(
-      style.dim(`navi ${VERSION} · ${app.workspace} · approval ${convo!.policy.mode} · /help for commands`) +
-        "\n",
-    );
-    if (convo!.policy.mode === "auto") {
-      out.write(style.yellow("warning: approval mode auto runs every tool without asking") + "\n");
-    }
-    app.sandbox.warning().then((w) => w && notify(style.yellow(w)));
-  }
-  prompt();
-  for await (const raw of rl) {
-    const line = raw.trim();
-    if (line && interactive) Deno.writeTextFileSync(historyFile, line + "\n", { append: true });
-    if (!line) {
-      prompt();
-      continue;
-    }
-    if (line.startsWith("/")) {
-      running = new AbortController();
+
+  #ask(): AskUser | undefined {
+    const approval = this.#io.approval;
+    if (!approval) return undefined;
+    const out = { ...approval.out, write: (t: string) => approval.out.write(this.#app.secrets.redact(t)) };
+    return async (question) => {
+      await Promise.resolve();
+      this.#events.stopSpinner();
       try {
-        if (!(await dispatch(commands, line, ctx))) {
-          out.write(`unknown command ${line.split(" ")[0]}; try /help\n`);
-        }
-      } catch (err) {
-        out.write(style.red(`navi: ${err instanceof Error ? err.message : String(err)}`) + "\n");
+        return await askApproval(question, { ...approval, out, style: this.#style }, {
+          interrupt: () => this.#running?.abort(),
+        });
       } finally {
-        running = null;
+        this.#events.resumeSpinner();
       }
-      for (const notice of pendingNotices.splice(0)) out.write(notice + "\n");
-      if (exiting) break;
-      prompt();
-      continue;
+    };
+  }
+
+  #open(resume?: { id?: string; continue?: boolean }): void {
+    this.#convo?.close();
+    this.#convo = openConversation(this.#app, {
+      ...this.#opts,
+      resume: resume?.id,
+      continue: resume?.continue ?? false,
+      approval: this.#convo?.policy.mode ?? this.#opts.approval,
+      ask: this.#ask(),
+      events: this.#events,
+    });
+    for (const w of this.#convo.warnings) this.#out.write(this.#style.yellow(`navi: warning: ${w}`) + "\n");
+    if (this.#convo.resumed) {
+      this.#out.write(resumeSummary(this.#convo.agent.session, { style: this.#style }) + "\n");
     }
-    running = new AbortController();
+  }
+
+  #notify = (line: string) => {
+    if (this.#running) return void this.#notices.push(line);
+    this.#io.notify(this.#app.secrets.redact(line) + "\n", (t) => this.#out.write(t));
+  };
+
+  async run(): Promise<number> {
+    const style = this.#style;
+    const io = this.#io;
+    using trap = new SignalTrap(["SIGTERM", "SIGHUP"], {
+      onSignal: () => {
+        this.#exiting = true;
+        this.#running?.abort();
+        io.close();
+      },
+    });
+    const elicit = io.interactive
+      ? elicitByQuestions(async (q) => (await io.ask(q)) ?? "", {
+        write: (t) => this.#out.write(t),
+        before: () => this.#events.stopSpinner(),
+      })
+      : undefined;
+    if (!io.interactive) await this.#app.startMcp();
+    let id = typeof this.#opts.resume === "string" ? this.#opts.resume : undefined;
+    if (this.#opts.resume === true) {
+      if (!io.interactive) {
+        throw new SessionError("--resume without an id needs a terminal; navi sessions lists ids");
+      }
+      id = await pickSession(this.#sessions(), { ask: io.ask, out: this.#out, style });
+    }
+    this.#open({ id, continue: this.#opts.continue });
+    if (io.interactive) {
+      const failed = (s: McpServerState) =>
+        `navi: MCP server ${s.name} ${s.status}: ${s.error} (/mcp for details)`;
+      this.#app.startMcp({ elicit })
+        .then(() =>
+          this.#app.mcpStates().filter((s) => s.error).forEach((s) => this.#notify(style.yellow(failed(s))))
+        )
+        .catch((err) => this.#notify(style.red(`navi: MCP: ${(err as Error).message}`)));
+      this.#out.write(banner({ app: this.#app, convo: this.#convo, style, version: VERSION }) + "\n");
+      this.#app.sandbox.warning().then((w) => w && this.#notify(style.yellow(w))).catch(() => {});
+      if (style.on) void this.#markdown.preload();
+    }
+    const ctx = this.#context(elicit);
+    const complete = replCompleter({
+      commands: this.#commands,
+      mentions: this.#mentions,
+      models: () => this.#models,
+      loadModels: async () => (this.#models = await this.#convo.llm.listModels({ timeoutMs: 5000 })),
+    });
+    let lastInterrupt = 0;
+    while (!this.#exiting) {
+      const r = await io.read({ prompt: style.bold("› "), complete });
+      if (r.kind === "eof") break;
+      if (r.kind === "interrupt") {
+        if (!r.text.trim()) {
+          if (Date.now() - lastInterrupt < 2000) break;
+          lastInterrupt = Date.now();
+          this.#out.write(style.dim("(press Ctrl-C again to exit)") + "\n");
+        }
+        continue;
+      }
+      const line = io.interactive ? r.text.replace(/^\s*\n/, "").trimEnd() : r.text.trim();
+      if (!line.trim()) continue;
+      if (line.startsWith("/")) await this.#step(() => this.#slash(line, ctx));
+      else if (line.startsWith("!") && line.length > 1) {
+        await this.#step(() => this.#shell(line.slice(1).trim()));
+      } else await this.#step(() => this.#turn(line));
+      for (const notice of this.#notices.splice(0)) this.#out.write(notice + "\n");
+    }
+    if (io.interactive) this.#out.write("\n");
+    if (trap.received) streamSink(Deno.stderr).write(trap.describe() + "\n");
+    return trap.status ?? 0;
+  }
+
+  #sessions() {
+    return listSessions(this.#app.home).filter((s) => s.cwd === this.#app.workspace);
+  }
+
+  async #step(work: () => Promise<void>): Promise<void> {
+    this.#running = new AbortController();
+    const running = this.#running;
     try {
-      const result = await convo!.agent.run(line, running.signal);
-      if (result.aborted) out.write(style.yellow("\n(interrupted)") + "\n");
-      const u = result.usage;
-      if (u.total_tokens && interactive) out.write(style.dim(usageLine(u)) + "\n");
+      await this.#io.during(() => running.abort(), work);
     } catch (err) {
-      events.stopSpinner();
-      const message = err instanceof ApiError || err instanceof ProviderError
+      this.#events.stopSpinner();
+      this.#events.resumeSpinner();
+      const message = err instanceof ApiError || err instanceof ProviderError || err instanceof SessionError
         ? err.message
         : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
-      out.write(style.red(`navi: ${message}`) + "\n");
+      this.#out.write(this.#style.red(`navi: ${message}`) + "\n");
     } finally {
-      running = null;
+      this.#running = null;
     }
-    for (const line of pendingNotices.splice(0)) out.write(line + "\n");
-    prompt();
   }
-  if (!closed) rl.close();
-  if (interactive) out.write("\n");
-  if (trap.received) streamSink(Deno.stderr).write(trap.describe() + "\n");
-  return trap.status ?? 0;
+
+  async #slash(line: string, ctx: SlashContext): Promise<void> {
+    if (!(await dispatch(this.#commands, line, ctx))) {
+      this.#out.write(`unknown command ${line.split(/\s/)[0]}; try /help\n`);
+    }
+  }
+
+  async #shell(command: string): Promise<void> {
+    const { policy } = this.#convo;
+    const output = await runShellEscape(command, {
+      registry: this.#app.registry,
+      policy,
+      workspace: this.#app.workspace,
+      childEnv: () => this.#app.secrets.childEnv(Deno.env),
+      out: this.#out,
+      style: this.#style,
+      signal: this.#running!.signal,
+    });
+    if (output !== undefined) this.#shellOutputs.push(this.#app.secrets.redact(output));
+  }
+
+  async #turn(line: string): Promise<void> {
+    const style = this.#style;
+    const { text, attached, problems } = await expandMentions(line, this.#mentions);
+    for (const p of problems) this.#out.write(style.yellow(`navi: ${p}`) + "\n");
+    if (attached.length) this.#out.write(style.dim(`attached ${attached.join(", ")}`) + "\n");
+    if (style.on) void this.#markdown.preload({ withHighlighting: true });
+    const message = [...this.#shellOutputs.splice(0), text].join("\n\n");
+    const result = await this.#convo.agent.run(message, this.#running!.signal);
+    if (result.aborted) this.#out.write(style.yellow("(interrupted)") + "\n");
+    if (result.usage.total_tokens && this.#io.interactive) {
+      this.#out.write(
+        style.dim(turnUsageLine(result.usage, { llm: this.#convo.llm, prices: this.#app.config.prices })) +
+          "\n",
+      );
+    }
+  }
+
+  #context(elicit: Elicit | undefined): SlashContext {
+    return slashContext(this.#app, {
+      elicit,
+      conversation: () => this.#convo,
+      out: this.#out,
+      style: this.#style,
+      signal: () => this.#running?.signal ?? new AbortController().signal,
+      newConversation: () => {
+        this.#open();
+        this.#out.write(this.#style.dim(`new conversation ${this.#convo.agent.session.meta.id}`) + "\n");
+      },
+      exit: () => void (this.#exiting = true),
+      term: this.#io.term,
+      sessions: () => this.#sessions(),
+      resume: (id) => this.#open({ id }),
+      ask: (prompt) => this.#io.ask(prompt),
+      modelsListed: (ids) => void (this.#models = ids),
+    });
+  }
 }

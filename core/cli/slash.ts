@@ -4,7 +4,9 @@ import {
   type Conversation,
   fnv1a,
   type McpServerState,
+  type ModelPrice,
   type PluginReport,
+  type SessionSummary,
   type ToolRegistry,
 } from "../mod.ts";
 import type { Sink } from "./render.ts";
@@ -49,6 +51,18 @@ export interface SlashContext {
   /** Aborted when the user presses Ctrl-C while the command runs. */
   signal: AbortSignal;
   exit(): void;
+  /** Clear the terminal (no-op when output is not a terminal). */
+  clearScreen(): void;
+  /** Saved sessions of this workspace, newest first. */
+  sessions(): SessionSummary[];
+  /** Resume a saved session (id or unique prefix): it becomes the conversation. Throws SessionError. */
+  resume(id: string): void;
+  /** Ask one line; undefined when cancelled or nobody can answer (piped input). */
+  ask(prompt: string): Promise<string | undefined>;
+  /** Prices per model from config.json. */
+  prices?: Record<string, ModelPrice>;
+  /** The provider's models were listed (for completion). */
+  modelsListed?(ids: string[]): void;
 }
 
 /** One row of the slash-command table: help and completion are derived from it. */
@@ -68,7 +82,14 @@ export function slashTable(extra: SlashCommand[] = []): SlashCommand[] {
       help: "show this help",
       run: (_a, ctx) => ctx.out.write(helpText(commands) + "\n"),
     },
-    { name: "/clear", help: "start a new conversation", run: (_a, ctx) => ctx.newConversation() },
+    {
+      name: "/clear",
+      help: "clear the screen and start a new conversation",
+      run: (_a, ctx) => {
+        ctx.clearScreen();
+        ctx.newConversation();
+      },
+    },
     {
       name: "/tools",
       help: "the tools offered to the model, with the array's fingerprint and the tools outside it",
@@ -100,15 +121,27 @@ export function slashTable(extra: SlashCommand[] = []): SlashCommand[] {
     {
       name: "/model",
       args: "[name]",
-      help: "show the model, or switch it from the next request",
-      run: (args, { conversation, out }) => {
+      help: "show the model and the provider's models, or switch it from the next request",
+      run: async (args, { conversation, out, style, signal, modelsListed }) => {
         const { llm } = conversation();
         if (args) llm.overrides.model = args;
+        let current: string | undefined;
         try {
           const c = llm.current();
+          current = c.model;
           out.write(`${args ? "model set to" : "model:"} ${c.model} (provider ${c.name})\n`);
         } catch (err) {
           out.write(`${args ? `model set to ${args}; ` : ""}${(err as Error).message}\n`);
+        }
+        if (args) return;
+        try {
+          const ids = await llm.listModels({ signal });
+          modelsListed?.(ids);
+          if (!ids.length) return void out.write("the provider lists no models\n");
+          const shown = ids.map((id) => (id === current ? style.bold(`* ${id}`) : `  ${id}`));
+          out.write(`${shown.join("\n")}\n${style.dim("/model <name> switches (Tab completes)")}\n`);
+        } catch (err) {
+          out.write(`could not list the provider's models: ${(err as Error).message}\n`);
         }
       },
     },
@@ -139,14 +172,24 @@ export function completionWords(commands: SlashCommand[]): string[] {
   return commands.flatMap((c) => [c.name, ...(c.subcommands ?? []).map((s) => `${c.name} ${s}`)]);
 }
 
-/** A node:readline completer over the table. */
-export function completer(commands: SlashCommand[]): (line: string) => [string[], string] {
-  const words = completionWords(commands);
-  return (line) => {
-    if (!line.startsWith("/")) return [[], line];
-    const hits = words.filter((w) => w.startsWith(line));
-    return [hits, line];
-  };
+/**
+ * Completion of a slash command line (the text before the cursor): command names, then subcommands, then
+ * the values `args` gives for a command (e.g. model ids for `/model`). Returns where the word starts.
+ */
+export function slashCompletion(
+  commands: SlashCommand[],
+  line: string,
+  args: (command: string) => string[] = () => [],
+): { start: number; items: string[] } | undefined {
+  if (!line.startsWith("/") || line.includes("\n")) return undefined;
+  const space = line.indexOf(" ");
+  if (space < 0) return { start: 0, items: commands.map((c) => c.name).filter((n) => n.startsWith(line)) };
+  const cmd = commands.find((c) => c.name === line.slice(0, space));
+  if (!cmd) return undefined;
+  const rest = line.slice(space + 1);
+  if (rest.includes(" ")) return undefined;
+  const words = [...(cmd.subcommands ?? []), ...args(cmd.name)];
+  return { start: space + 1, items: words.filter((w) => w.startsWith(rest)) };
 }
 
 /** The `/help` text: one line per command with its subcommands. */

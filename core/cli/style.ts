@@ -6,6 +6,11 @@ export interface Style {
   green(s: string): string;
   yellow(s: string): string;
   cyan(s: string): string;
+  italic(s: string): string;
+  underline(s: string): string;
+  strike(s: string): string;
+  /** Whether colours are on (false: plain text, e.g. NO_COLOR or not a terminal). */
+  readonly on: boolean;
 }
 
 /** Build a Style for a stream; plain text when NO_COLOR is set or the stream is not a terminal. */
@@ -22,6 +27,10 @@ export function makeStyle(
     green: wrap(32, 39),
     yellow: wrap(33, 39),
     cyan: wrap(36, 39),
+    italic: wrap(3, 23),
+    underline: wrap(4, 24),
+    strike: wrap(9, 29),
+    on,
   };
 }
 

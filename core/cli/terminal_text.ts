@@ -17,9 +17,13 @@ export function escapeControls(text: string): string {
   return text.replace(CONTROLS, (c) => (c === "\r\n" ? "\n" : visible(c)));
 }
 
-/** navi's own sequences: colours (SGR), and clearing the current line (`\r` + erase-in-line). */
-// deno-lint-ignore no-control-regex -- matching control characters is the point
-const SINK = /\x1b\[[0-9;]*m|\r?\x1b\[[012]?K|\r\n|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+/**
+ * navi's own sequences: colours (SGR), clearing the current line (`\r` + erase-in-line), and redrawing the
+ * line being streamed (`\r`, optionally up a few rows, erase below: the markdown renderer's).
+ */
+const SINK =
+  // deno-lint-ignore no-control-regex -- matching control characters is the point
+  /\x1b\[[0-9;]*m|\r?\x1b\[[012]?K|\r(?:\x1b\[\d{1,3}A)?\x1b\[J|\r\n|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 
 /**
  * What a terminal sink lets through: navi's own colours and line clearing unchanged, every other control

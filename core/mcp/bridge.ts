@@ -1,6 +1,6 @@
 import type { ToolRegistry } from "../registry.ts";
 import { defineRawTool } from "../tool_define.ts";
-import type { ToolResult } from "../tool_types.ts";
+import type { ToolProgress, ToolResult } from "../tool_types.ts";
 import { approvalFor, describe, exposedName } from "./convert.ts";
 import type { McpTool } from "./sdk.ts";
 
@@ -8,7 +8,7 @@ import type { McpTool } from "./sdk.ts";
 export type McpCall = (
   tool: string,
   args: Record<string, unknown>,
-  opts: { signal: AbortSignal; timeoutMs: number },
+  opts: { signal: AbortSignal; timeoutMs: number; onProgress?: (p: ToolProgress) => void },
 ) => Promise<ToolResult>;
 
 /**
@@ -54,7 +54,8 @@ export class McpToolBridge {
           approval: approvalFor(tool),
           concurrencySafe: tool.annotations?.readOnlyHint === true,
           timeoutMs: timeoutMs + 1000,
-          handler: (args, ctx) => this.#call(tool.name, args, { signal: ctx.signal, timeoutMs }),
+          handler: (args, ctx) =>
+            this.#call(tool.name, args, { signal: ctx.signal, timeoutMs, onProgress: ctx.onProgress }),
         }),
         { kind: "mcp", origin: this.#server },
       );

@@ -4,7 +4,7 @@ import type { McpServerConfig } from "../config.ts";
 import type { ToolRegistry } from "../registry.ts";
 import type { Redactor } from "../secrets.ts";
 import { errorMessage } from "../tool_result.ts";
-import type { ToolResult } from "../tool_types.ts";
+import type { ToolProgress, ToolResult } from "../tool_types.ts";
 import { CircuitBreaker } from "./breaker.ts";
 import { McpToolBridge } from "./bridge.ts";
 import { convertResult } from "./convert.ts";
@@ -165,7 +165,7 @@ export class McpConnection {
   async call(
     tool: string,
     args: Record<string, unknown>,
-    opts: { signal: AbortSignal; timeoutMs: number },
+    opts: { signal: AbortSignal; timeoutMs: number; onProgress?: (p: ToolProgress) => void },
   ): Promise<ToolResult> {
     const client = this.#client;
     if (!client || this.status !== "connected") {
@@ -186,6 +186,7 @@ export class McpConnection {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, {
         signal: opts.signal,
         timeout: opts.timeoutMs,
+        ...(opts.onProgress ? { onprogress: opts.onProgress } : {}),
       });
       this.#breaker.succeeded();
       return convertResult(result as Parameters<typeof convertResult>[0]);

@@ -1,4 +1,10 @@
-import { ApprovalPolicy, parseRule } from "../../core/mod.ts";
+import {
+  ApprovalPolicy,
+  type ApprovalQuestion,
+  parseRule,
+  type Reply,
+  suggestPrefix,
+} from "../../core/mod.ts";
 import { assert, assertEquals } from "../helpers.ts";
 import { RM_RF_SPELLINGS } from "../support/shell_spellings.ts";
 
@@ -81,7 +87,7 @@ Deno.test("an 'always' answer allows the tool for the rest of the session only",
   };
   const p = new ApprovalPolicy({ mode: "ask", ask });
   assertEquals((await p.decide({ tool: "edit_file", approval: "write", args: {} })).how, "session");
-  assertEquals((await p.decide({ tool: "edit_file", approval: "write", args: {} })).how, "rule");
+  assertEquals((await p.decide({ tool: "edit_file", approval: "write", args: {} })).how, "session");
   assertEquals(questions, 1);
   const fresh = new ApprovalPolicy({ mode: "ask", ask });
   assertEquals((await fresh.decide({ tool: "edit_file", approval: "write", args: {} })).how, "session");
@@ -144,4 +150,64 @@ Deno.test("a deny rule matches the command the shell runs, however it is spelled
     const d = await p.decide({ tool: "bash", approval: "command", args: { command } });
     assertEquals(d.how, "auto", `not denied: ${JSON.stringify(command)}`);
   }
+});
+
+Deno.test("'always for commands starting with' allows that prefix only, and /permissions can revoke it", async () => {
+  const questions: ApprovalQuestion[] = [];
+  let reply: Reply = { answer: "always", prefix: "git status" };
+  const p = new ApprovalPolicy({
+    mode: "ask",
+    ask: (q) => {
+      questions.push(q);
+      return Promise.resolve(reply);
+    },
+  });
+  const run = async (command: string) =>
+    (await p.decide({ tool: "bash", approval: "command", args: { command } })).how;
+  assertEquals(await run("git status --short"), "session");
+  assertEquals(questions[0].prefix, "git status");
+  assertEquals(questions[0].args, { command: "git status --short" });
+  reply = { answer: "no" };
+  assertEquals(await run("git status"), "session");
+  assertEquals(await run("git status -s && git log"), "user", "every part must be covered");
+  assertEquals(await run("git statusx"), "user", "a prefix is whole words");
+  assertEquals(await run("git status > out.txt"), "user", "redirection is never covered");
+  assertEquals(questions.length, 4);
+  assertEquals(p.grants(), [{ id: 1, tool: "bash", prefix: "git status" }]);
+  assertEquals(p.revoke(1), 1);
+  assertEquals(p.grants(), []);
+  assertEquals(await run("git status"), "user");
+});
+
+Deno.test("'no' with what to do instead goes to the model with the refusal; the question carries the preview", async () => {
+  let seen: ApprovalQuestion | undefined;
+  const p = new ApprovalPolicy({
+    mode: "ask",
+    ask: (q) => {
+      seen = q;
+      return Promise.resolve({ answer: "no", instead: "use edit_file on b.txt" });
+    },
+  });
+  const preview = { kind: "diff" as const, path: "a.txt", before: "x\n", after: "y\n" };
+  const d = await p.decide({
+    tool: "write_file",
+    approval: "write",
+    args: { path: "a.txt", content: "y\n" },
+    preview: () => Promise.resolve(preview),
+  });
+  assertEquals(d, {
+    allowed: false,
+    how: "user",
+    error: "The user declined to run write_file. The user says instead: use edit_file on b.txt",
+  });
+  assertEquals(seen?.preview, preview);
+  assertEquals(seen?.prefix, undefined);
+});
+
+Deno.test("suggestPrefix offers the first one or two words of the first command", () => {
+  assertEquals(suggestPrefix("git status --short"), "git status");
+  assertEquals(suggestPrefix("ls -la /tmp"), "ls");
+  assertEquals(suggestPrefix("npm test && rm -rf x"), "npm test");
+  assertEquals(suggestPrefix("echo $(whoami)"), undefined);
+  assertEquals(suggestPrefix("   "), undefined);
 });

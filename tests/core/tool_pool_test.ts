@@ -127,3 +127,18 @@ Deno.test("the pool is O(1) and identical while nothing changes, and follows reg
   assert(!names(planned.list).includes("bash"));
   assertEquals(planned.removed, ["bash", "mcp__srv_a__b"]);
 });
+
+Deno.test("plan mode and back: every tool returns to its place, so the list equals the one before", () => {
+  const r = registry();
+  let plan = false;
+  const pool = new ToolPool(r, { readOnly: () => plan });
+  const before = names(pool.sync().list);
+  plan = true;
+  const planned = pool.sync();
+  assertEquals(planned.removed, ["bash", "mcp__srv_a__b"]);
+  plan = false;
+  const back = pool.sync();
+  assertEquals(back.added, ["bash", "mcp__srv_a__b"]);
+  assertEquals(names(back.list), before);
+  assertEquals(names(pool.peek()), before);
+});

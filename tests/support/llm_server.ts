@@ -13,7 +13,7 @@ export type Step =
   | { text: string; fault?: Fault }
   | { toolCalls: { name: string; arguments: string; id?: string }[]; text?: string; fault?: Fault }
   | { status: number; message: string; headers?: Record<string, string> }
-  | { hang: true }
+  | { hang: true; text?: string }
   | { raw: string };
 
 export interface Recorded {
@@ -104,14 +104,27 @@ export function sse(step: Step, usage: CacheUsage = FIXED_USAGE): string {
   return sseEvents(step, usage).join("");
 }
 
+/** Stream `text` (in pieces), then keep the response open until the client goes away (the body is cancelled). */
+function partialThenHang(text: string): Response {
+  const enc = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(enc.encode(chunk({ role: "assistant", content: "" })));
+      for (const p of pieces(text, 3)) controller.enqueue(enc.encode(chunk({ content: p })));
+    },
+  });
+  return new Response(body, { headers: { "content-type": "text/event-stream" } });
+}
+
 /**
- * Start a server that answers requests with `script` in order (or `script(requestIndex, body)`). Usage comes
+ * Start a server that answers chat requests with `script` in order (or `script(requestIndex, body)`), and
+ * `GET /models` with `opts.models` (default `["m", "test-model"]`; only chat requests are recorded). Usage comes
  * from a provider-like prompt cache (`opts.cache`, default a fresh PromptCache): prompt tokens are bytes / 4 of
  * the tools and messages, cached tokens the common prefix with any earlier request.
  */
 export function startLlmServer(
   script: Step[] | ((i: number, body: Record<string, unknown>) => Step),
-  opts: { cache?: PromptCache } = {},
+  opts: { cache?: PromptCache; models?: string[] } = {},
 ) {
   const cache = opts.cache ?? new PromptCache();
   const requests: Recorded[] = [];
@@ -119,6 +132,15 @@ export function startLlmServer(
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, signal: controller.signal, onListen() {} },
     async (req) => {
+      if (req.method === "GET" && new URL(req.url).pathname.endsWith("/models")) {
+        const data = (opts.models ?? ["m", "test-model"]).map((id) => ({
+          id,
+          object: "model",
+          created: 0,
+          owned_by: "test",
+        }));
+        return Response.json({ object: "list", data });
+      }
       const raw = await req.text();
       const body = JSON.parse(raw);
       const index = requests.length;
@@ -127,6 +149,7 @@ export function startLlmServer(
       const step = typeof script === "function" ? script(index, body) : script[index];
       if (!step) return Response.json({ error: { message: "script exhausted" } }, { status: 500 });
       if ("hang" in step) {
+        if (step.text) return partialThenHang(step.text);
         await new Promise((r) =>
           AbortSignal.any([req.signal, controller.signal]).addEventListener("abort", r)
         );

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { type PluginReport, pluginsDir, TOOL_NAME_PATTERN } from "../../mod.ts";
+import { discoverPlugins, type PluginReport, pluginsDir, TOOL_NAME_PATTERN } from "../../mod.ts";
 import type { PluginControl, SlashCommand } from "../slash.ts";
 import { makeStyle, table } from "../style.ts";
 
@@ -13,13 +13,30 @@ export function pluginsList(plugins: Pick<PluginControl, "dir" | "reports">, col
   const style = makeStyle(color);
   const { dir } = plugins;
   const reports = plugins.reports();
-  if (!reports.length) return `no plugins in ${dir} (create one with: navi plugins init <name>)`;
+  if (!reports.length) {
+    const ignored = ignoredFiles(dir);
+    const hint = ignored.length
+      ? `; ignored ${ignored.join(", ")}: plugins are .ts, .js or .mjs files directly in that directory`
+      : "";
+    return `no plugins in ${dir} (create one with: navi plugins init <name>)${hint}`;
+  }
   const rows = reports.map((r) => [
     r.file,
     r.status === "loaded" ? style.green("loaded") : style.red("failed"),
     r.status === "loaded" ? r.tools.join(", ") || "(no tools)" : r.error ?? "",
   ]);
   return `${table([["FILE", "STATUS", "TOOLS / ERROR"].map(style.bold), ...rows])}\n${style.dim(dir)}`;
+}
+
+/** Entries of the plugins directory that are not plugin files (so that "no plugins" can say why). */
+function ignoredFiles(dir: string): string[] {
+  try {
+    const plugins = new Set(discoverPlugins(dir));
+    return [...Deno.readDirSync(dir)].map((e) => e.name + (e.isDirectory ? "/" : ""))
+      .filter((n) => !plugins.has(n) && n !== "navi.d.ts").sort();
+  } catch {
+    return [];
+  }
 }
 
 /** `navi plugins init <name>`: write a commented template and a current navi.d.ts. */
@@ -34,6 +51,13 @@ export async function pluginsInit(
   const dir = pluginsDir(home);
   await Deno.mkdir(dir, { recursive: true });
   const file = join(dir, `${name}.ts`);
+  const toolName = name.replaceAll("-", "_");
+  const twin = discoverPlugins(dir).find((f) =>
+    f.replace(/\.(ts|js|mjs)$/, "").replaceAll("-", "_") === toolName
+  );
+  if (twin && twin !== `${name}.ts`) {
+    throw new Error(`${join(dir, twin)} already makes the tool ${toolName}; choose another name`);
+  }
   try {
     await Deno.writeTextFile(file, files.template.replaceAll("__NAME__", name.replaceAll("-", "_")), {
       createNew: true,
@@ -58,7 +82,8 @@ export function pluginSlashCommands(): SlashCommand[] {
       if (args === "reload") {
         const reports = await plugins.reload();
         const tools = reports.flatMap((r) => r.tools);
-        out.write(`reloaded ${reports.length} plugin files, ${tools.length} tools\n`);
+        const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+        out.write(`reloaded ${plural(reports.length, "plugin file")}, ${plural(tools.length, "tool")}\n`);
         for (const w of pluginWarnings(reports)) out.write(`navi: ${w}\n`);
         return;
       }

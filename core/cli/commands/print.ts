@@ -1,15 +1,22 @@
 import {
   ApiError,
   type ApprovalMode,
+  type Conversation,
+  costOf,
+  type ModelPrice,
   type NaviApp,
   openConversation,
   preloadSdk,
   ProviderError,
+  type Usage,
 } from "../../mod.ts";
-import { streamSink, terminalEvents } from "../render.ts";
+import { terminalEvents } from "../printer.ts";
+import { streamSink } from "../render.ts";
+import { firstRunHelp } from "../first_run.ts";
 import { SignalTrap } from "../signals.ts";
 import { makeStyle } from "../style.ts";
 import { escapeControls } from "../terminal_text.ts";
+import { usageJson } from "./usage.ts";
 
 /** Options of `navi -p`. */
 export interface PrintOptions {
@@ -74,6 +81,8 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
           result: result.text,
           tool_calls: result.toolCalls,
           usage: result.usage,
+          ...turnCost(result.usage, { convo, prices: app.config.prices }),
+          session_usage: usageJson(convo.agent.session.usage, app.config.prices),
           session_id: convo.agent.session.meta.id,
           cache_hit_ratio: cache.hit_ratio,
           cache_breaks: cache.breaks,
@@ -89,7 +98,8 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
   } catch (e) {
     if (trap.received) return stopped();
     if (e instanceof ApiError || e instanceof ProviderError) {
-      err.write(`navi: ${e.message}\n`);
+      const setup = e instanceof ProviderError && /^no (model|provider) configured/.test(e.message);
+      err.write(setup ? firstRunHelp(app.home, e.message) + "\n" : `navi: ${e.message}\n`);
       if (opts.outputFormat === "json") {
         out.write(JSON.stringify({ error: e.message, session_id: convo.agent.session.meta.id }) + "\n");
       }
@@ -97,4 +107,13 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
     }
     throw e;
   }
+}
+
+function turnCost(usage: Usage, opts: { convo: Conversation; prices?: Record<string, ModelPrice> }) {
+  let model = "";
+  try {
+    model = opts.convo.llm.current().model;
+  } catch { /* no model, no price */ }
+  const cost = costOf(usage, opts.prices?.[model]);
+  return cost === undefined ? {} : { cost_usd: Number(cost.toFixed(6)) };
 }

@@ -121,19 +121,24 @@ Deno.test("the REPL screen under a real terminal: a key split across streamed pi
     await shows("›", "the prompt");
     await term.send("tell me", { literal: true });
     await term.send("Enter");
-    await shows("allow bash", "the question about bash");
+    await shows("bash wants to run:", "the question about bash");
     await term.send("n");
+    await shows("what should navi do instead?", "the question what to do instead");
     await term.send("Enter");
-    await shows("allow write_file", "the question about write_file");
+    await shows("write_file wants to", "the question about write_file");
     await term.send("y");
-    await term.send("Enter");
     await shows("outside the workspace", "the question about the outside path");
     await term.send("n");
+    await until(
+      async () => (await term.screen()).split("do instead?").length === 3,
+      30_000,
+      "instead, again",
+    );
     await term.send("Enter");
     await shows("END-OF-ANSWER", "the answer");
     const screen = await term.screen();
     assert(!screen.includes(KEY) && !screen.includes(KEY.slice(0, 12)), screen);
-    assertMatch(screen, /allow bash command="echo \[redacted\]"/);
+    assertMatch(screen, /bash wants to run:\n\s+│ echo \[redacted\]/);
     assertMatch(screen, /outside the workspace: .*evil\\x1b\]2;pwned\\x07\.txt/);
     assertMatch(screen, /\[redacted\] osc \\x1b\]52;c;ZXZpbA==\\x07\\x1b\]2;pwned\\x07\\x1b\[2J after/);
     assertMatch(screen, /tell me/, "the screen was not cleared");

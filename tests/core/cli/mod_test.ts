@@ -1,5 +1,14 @@
 import { join } from "node:path";
-import { assert, assertEquals, assertMatch, runNavi, tempDir } from "../../helpers.ts";
+import { startLlmServer } from "../../support/llm_server.ts";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  llmConfig,
+  runNavi,
+  tempDir,
+  writeConfig,
+} from "../../helpers.ts";
 
 Deno.test("navi tools --json prints the seven built-ins and call_tool, find_tools as OpenAI function tools", async () => {
   await using home = await tempDir();
@@ -56,4 +65,48 @@ Deno.test("navi --version and --help", async () => {
   assertEquals(h.code, 0);
   assertMatch(h.stdout, /Usage: navi/);
   assertMatch(h.stdout, /tools/);
+});
+
+Deno.test("an unknown option or a bare prompt is one line with a hint, not the whole help", async () => {
+  await using home = await tempDir();
+  const opt = await runNavi(["--bogus"], { home: home.path });
+  assertEquals(opt.code, 1);
+  assertEquals(opt.stderr, "navi: unknown option '--bogus' (navi --help lists the commands and options)\n");
+  const prompt = await runNavi(["fix the bug"], { home: home.path });
+  assertEquals(prompt.code, 1);
+  assertEquals(prompt.stderr.trim().split("\n").length, 1, prompt.stderr);
+  assertMatch(
+    prompt.stderr,
+    /^navi: unexpected argument "fix the bug": to send a prompt use navi -p "fix the bug"/,
+  );
+});
+
+Deno.test("navi doctor checks config, the provider's /models, MCP, plugins and the terminal", async () => {
+  await using home = await tempDir();
+  const server = startLlmServer([], { models: ["m", "other"] });
+  try {
+    await writeConfig(home.path, llmConfig(server.url));
+    const ok = await runNavi(["doctor"], { home: home.path });
+    assertEquals(ok.code, 0, ok.stdout + ok.stderr);
+    assertMatch(ok.stdout, /^✓ config +.*config\.json is valid/m);
+    assertMatch(
+      ok.stdout,
+      /^✓ provider +local \(http:\/\/127\.0\.0\.1:\d+\/v1\), model m: reachable, \/models lists 2 models$/m,
+    );
+    assertMatch(ok.stdout, /^✓ mcp +no MCP servers configured$/m);
+    assertMatch(ok.stdout, /^. sandbox +(enforced|off|unavailable)/m);
+    assertMatch(ok.stdout, /^! terminal +stdin is not a terminal/m);
+    await writeConfig(home.path, llmConfig("http://127.0.0.1:9/v1", { model: "gone" }));
+    const bad = await runNavi(["doctor"], { home: home.path });
+    assertEquals(bad.code, 1);
+    assertMatch(bad.stdout, /^✗ provider +.*cannot reach local/m);
+    assertMatch(bad.stdout, /^ {2}fix: check base_url, the API key and the network$/m);
+    await Deno.writeTextFile(join(home.path, "config.json"), '{"model": 3}');
+    const broken = await runNavi(["doctor"], { home: home.path });
+    assertEquals(broken.code, 1);
+    assertMatch(broken.stdout, /^✗ config +.*config\.json: model: /m);
+    assertMatch(broken.stdout, /^- provider +config\.json is invalid$/m);
+  } finally {
+    await server.close();
+  }
 });

@@ -1,7 +1,8 @@
-import { streamSink, terminalEvents } from "../../../core/cli/render.ts";
+import { resultSummary, terminalEvents } from "../../../core/cli/printer.ts";
+import { streamSink } from "../../../core/cli/render.ts";
 import { Secrets } from "../../../core/mod.ts";
 import { makeStyle } from "../../../core/cli/style.ts";
-import { assert, assertEquals } from "../../helpers.ts";
+import { assert, assertEquals, until } from "../../helpers.ts";
 
 function sinks() {
   const out: string[] = [];
@@ -29,19 +30,41 @@ Deno.test("print mode: activity on stderr, intermediate text on stderr, the answ
   assertEquals(s.err.join(""), 'Looking.\n● grep pattern="x"\n  ⎿ ok (count 2) (5 ms)\n');
 });
 
-Deno.test("parallel calls: a result line names its tool when another call started in between", () => {
+Deno.test("parallel calls: each result prints right under its call, as the calls end", async () => {
   const s = sinks();
   const ev = terminalEvents({ mode: "repl", out: s.o, err: s.e });
   const a = { id: "a", name: "list_dir", arguments: "{}" };
   const b = { id: "b", name: "glob", arguments: '{"pattern":"*"}' };
   ev.toolStart!(a);
   ev.toolStart!(b);
+  await Promise.resolve();
+  assertEquals(s.out, [], "nothing printed while both run");
   ev.toolEnd!(b, { result: { ok: true }, ms: 1 });
   ev.toolEnd!(a, { result: { ok: false, error: "boom" }, ms: 2 });
   assertEquals(
     s.out.join(""),
-    '● list_dir\n● glob pattern="*"\n  ⎿ ok (1 ms)\n  ⎿ list_dir: error: boom (2 ms)\n',
+    '● glob pattern="*"\n  ⎿ ok (1 ms)\n● list_dir\n  ⎿ error: boom (2 ms)\n',
   );
+  const c = { id: "c", name: "bash", arguments: '{"command":"ls"}' };
+  ev.toolStart!(c);
+  await Promise.resolve();
+  ev.toolOutput!("a.txt\n");
+  ev.toolEnd!(c, { result: { ok: true, exit_code: 0, output: "a.txt\n" }, ms: 1500 });
+  assertEquals(
+    s.out.join("").split("boom (2 ms)\n")[1],
+    '● bash command="ls"\na.txt\n  ⎿ ok (exit_code 0) (1.5 s)\n',
+  );
+});
+
+Deno.test("a result line says what the tool returned: short fields, sizes of long ones", () => {
+  assertEquals(resultSummary({ ok: true, lines: 3, path: "notes.txt" }), "ok (lines 3, path notes.txt)");
+  assertEquals(resultSummary({ ok: true, output: "Echo: hi" }), "ok: Echo: hi");
+  assertEquals(
+    resultSummary({ ok: true, path: "a.ts", content: "1\n2\n3\n", entries: [1, 2] }),
+    "ok (path a.ts, content 3 lines, entries 2)",
+  );
+  assertEquals(resultSummary({ ok: true, output: "x\n" }, { streamed: true }), "ok");
+  assertEquals(resultSummary({ ok: false, error: "no such file" }), "error: no such file");
 });
 
 Deno.test("a stream sink redacts known secrets", () => {
@@ -105,4 +128,18 @@ Deno.test("the sink itself lets only colours and navi's line clearing through", 
   const c = capture();
   c.sink.write("\x1b[33mwarn\x1b[39m\r\x1b[K\x1b]52;c;AA\x07\x1b[2J ok\r\n");
   assertEquals(c.text(), "\x1b[33mwarn\x1b[39m\r\x1b[K\\x1b]52;c;AA\\x07\\x1b[2J ok\n");
+});
+
+Deno.test("the status line shows a running tool's progress and elapsed time, and is cleared when it ends", async () => {
+  const s = sinks();
+  const ev = terminalEvents({ mode: "repl", out: s.o, err: s.e, spinner: true });
+  const call = { id: "p", name: "mcp__srv__long", arguments: "{}" };
+  ev.toolStart!(call);
+  ev.toolProgress!(call, { progress: 3, total: 10, message: "working" });
+  await until(() => s.out.join("").includes("mcp__srv__long 3/10 working · 0s"), 3000, "progress");
+  await until(() => s.out.join("").includes("working · 1s"), 3000, "elapsed seconds");
+  ev.toolEnd!(call, { result: { ok: true }, ms: 1200 });
+  const all = s.out.join("");
+  assertEquals(all.startsWith("● mcp__srv__long\n"), true, all);
+  assertEquals(all.endsWith("\r\x1b[K  ⎿ ok (1.2 s)\n"), true, "the status line is cleared, then the result");
 });

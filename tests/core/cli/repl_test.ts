@@ -74,3 +74,71 @@ Deno.test("/compact summarizes without tools and continues in a new session that
     await server.close();
   }
 });
+
+Deno.test("/usage shows the session's tokens and cost from config prices; -p json carries them too", async () => {
+  await using home = await tempDir();
+  const server = startLlmServer((i) => ({ text: `answer ${i}` }));
+  try {
+    const prices = { m: { input: 2, cached_input: 1, output: 10 } };
+    await Deno.writeTextFile(
+      join(home.path, "config.json"),
+      JSON.stringify({ providers: { local: { base_url: server.url, api_key: "k" } }, model: "m", prices }),
+    );
+    const r = await runNavi([], { home: home.path, stdin: "one\ntwo\n/usage\n/exit\n" });
+    assertEquals(r.code, 0, r.stderr);
+    const sum = (upTo: number) => {
+      const us = server.requests.slice(0, upTo).map((q) => q.usage!);
+      const prompt = us.reduce((a, u) => a + u.prompt_tokens, 0);
+      const cached = us.reduce((a, u) => a + u.prompt_tokens_details.cached_tokens, 0);
+      const out = us.reduce((a, u) => a + u.completion_tokens, 0);
+      return { prompt, cached, out, usd: ((prompt - cached) * 2 + cached * 1 + out * 10) / 1e6 };
+    };
+    const two = sum(2);
+    const usd = (n: number) => `$${n < 1 ? n.toFixed(4) : n.toFixed(2)}`.replace("$", "\\$");
+    assertMatch(
+      r.stdout,
+      new RegExp(
+        `MODEL\\s+PROMPT\\s+CACHED\\s+OUTPUT\\s+COST\\nm\\s+${two.prompt}\\s+${two.cached}\\s+${two.out}\\s+${
+          usd(two.usd)
+        }\\n`,
+      ),
+    );
+    const json = await runNavi(["--continue", "-p", "three", "--output-format", "json"], { home: home.path });
+    const out = JSON.parse(json.stdout);
+    const three = sum(3);
+    const third = server.requests[2].usage!;
+    const thirdCached = third.prompt_tokens_details.cached_tokens;
+    const thirdUsd = ((third.prompt_tokens - thirdCached) * 2 + thirdCached + third.completion_tokens * 10) /
+      1e6;
+    assertEquals(out.cost_usd, Number(thirdUsd.toFixed(6)));
+    assertEquals(out.session_usage, {
+      prompt_tokens: three.prompt,
+      completion_tokens: three.out,
+      total_tokens: three.prompt + three.out,
+      cached_tokens: three.cached,
+      cost_usd: Number(three.usd.toFixed(6)),
+    });
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("resuming prints the id, age, message count and the last exchange", async () => {
+  await using home = await tempDir();
+  const server = startLlmServer((i) => ({ text: `answer ${i}` }));
+  try {
+    await Deno.writeTextFile(
+      join(home.path, "config.json"),
+      JSON.stringify({ providers: { local: { base_url: server.url, api_key: "k" } }, model: "m" }),
+    );
+    const first = await runNavi([], { home: home.path, stdin: "what is navi?\n" });
+    assertEquals(first.code, 0, first.stderr);
+    const again = await runNavi(["--continue"], { home: home.path, stdin: "/exit\n" });
+    assertMatch(
+      again.stdout,
+      /^resumed \d{8}-\d{6}-[0-9a-f]{6} · just now · 2 messages\n› what is navi\?\n⎿ answer 0\n/,
+    );
+  } finally {
+    await server.close();
+  }
+});

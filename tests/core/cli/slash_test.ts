@@ -1,4 +1,4 @@
-import { completer, completionWords, helpText, slashTable } from "../../../core/cli/slash.ts";
+import { completionWords, helpText, slashCompletion, slashTable } from "../../../core/cli/slash.ts";
 import { assert, assertEquals } from "../../helpers.ts";
 
 Deno.test("/help and Tab completion list the same commands, from one table", () => {
@@ -12,9 +12,18 @@ Deno.test("/help and Tab completion list the same commands, from one table", () 
     assert(helpNames.includes(name), name);
   }
   assert(help.includes("/mcp [status|reload]"));
-  const [hits] = completer(table)("/mcp r");
-  assertEquals(hits, ["/mcp reload"]);
-  const [all] = completer(table)("/");
-  assertEquals(all, completionWords(table));
-  assertEquals(completer(table)("hello")[0], []);
+  assertEquals(slashCompletion(table, "/mcp r"), { start: 5, items: ["reload"] });
+  assertEquals(slashCompletion(table, "/")?.items, completionNames);
+  assertEquals(slashCompletion(table, "/he"), { start: 0, items: ["/help"] });
+  assertEquals(slashCompletion(table, "hello"), undefined);
+});
+
+Deno.test("/model completes the model ids it is given", () => {
+  const table = slashTable();
+  const models = (cmd: string) => (cmd === "/model" ? ["gpt-4.1", "gpt-4.1-mini", "o3"] : []);
+  assertEquals(slashCompletion(table, "/model gpt", models), {
+    start: 7,
+    items: ["gpt-4.1", "gpt-4.1-mini"],
+  });
+  assertEquals(slashCompletion(table, "/approval p", models), { start: 10, items: ["plan"] });
 });

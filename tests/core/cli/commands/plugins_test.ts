@@ -1,6 +1,15 @@
 import { join } from "node:path";
 import { startLlmServer } from "../../../support/llm_server.ts";
-import { assert, assertEquals, assertMatch, ROOT, runNavi, tempDir } from "../../../helpers.ts";
+import { pluginsInit, pluginsList } from "../../../../core/cli/commands/plugins.ts";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  assertRejects,
+  ROOT,
+  runNavi,
+  tempDir,
+} from "../../../helpers.ts";
 
 async function pluginHome(home: string) {
   const dir = join(home, "plugins");
@@ -77,5 +86,28 @@ Deno.test("navi.log writes to $NAVI_HOME/logs/plugins.log", async () => {
   assertMatch(
     await Deno.readTextFile(join(home.path, "logs", "plugins.log")),
     /\[plugin talk\.js\] hello from talk\n$/,
+  );
+});
+
+Deno.test("plugins init refuses a second name that makes the same tool (my-tool, my_tool)", async () => {
+  await using home = await tempDir();
+  const files = { template: "// __NAME__\n", types: "" };
+  await pluginsInit(home.path, "my-tool", files);
+  await assertRejects(
+    () => pluginsInit(home.path, "my_tool", files),
+    /my-tool\.ts already makes the tool my_tool; choose another name/,
+  );
+});
+
+Deno.test("no plugins: the listing names files it ignored and says what a plugin file is", async () => {
+  await using home = await tempDir();
+  const dir = join(home.path, "plugins");
+  await Deno.mkdir(join(dir, "nested"), { recursive: true });
+  await Deno.writeTextFile(join(dir, "tool.tsx"), "");
+  const text = pluginsList({ dir, reports: () => [] });
+  assertEquals(
+    text,
+    `no plugins in ${dir} (create one with: navi plugins init <name>); ignored nested/, tool.tsx: ` +
+      "plugins are .ts, .js or .mjs files directly in that directory",
   );
 });

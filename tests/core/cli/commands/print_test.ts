@@ -178,7 +178,19 @@ Deno.test("without a provider in config, OPENAI_API_KEY / OPENAI_BASE_URL / OPEN
   await using home = await tempDir();
   const none = await runNavi(["-p", "hi"], { home: home.path, env: { OPENAI_API_KEY: "" } });
   assertEquals(none.code, 1);
-  assertMatch(none.stderr, /^navi: no model configured: set "model" in config\.json or pass --model\n$/);
+  assertMatch(
+    none.stderr,
+    /^navi: no provider configured: set OPENAI_API_KEY and OPENAI_MODEL, or add providers/,
+  );
+  assertMatch(none.stderr, /export OPENAI_API_KEY=/, "the variables way");
+  assert(none.stderr.includes(join(home.path, "config.json")), "the config path");
+  assertMatch(none.stderr, /"providers": \{ "openai"/, "a minimal example");
+  const unknown = await runNavi(["-p", "hi", "--provider", "foo"], { home: home.path });
+  assertEquals(unknown.code, 1);
+  assertEquals(
+    unknown.stderr,
+    'navi: unknown provider "foo": config.json providers has no such entry (none is configured)\n',
+  );
   const server = startLlmServer([{ text: "from env" }, { text: "from flag" }]);
   try {
     const r = await runNavi(["-p", "hi"], {

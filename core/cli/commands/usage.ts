@@ -1,0 +1,67 @@
+import { type ModelPrice, sessionCost, totalUsage, type Usage } from "../../mod.ts";
+import type { SlashCommand } from "../slash.ts";
+import { usageLine } from "./cache.ts";
+import { table } from "../style.ts";
+
+/** Dollars with enough digits for small sums: `$0.0042`, `$1.27`. */
+export function formatUsd(usd: number): string {
+  return `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
+}
+
+/** Session totals for JSON output: the token counts and, when config.json prices the models, `cost_usd`. */
+export function usageJson(
+  byModel: Record<string, Usage>,
+  prices: Record<string, ModelPrice> | undefined,
+): Usage & { cost_usd?: number; cost_partial?: boolean } {
+  const cost = sessionCost(byModel, prices);
+  return {
+    ...totalUsage(byModel),
+    ...(cost ? { cost_usd: Number(cost.usd.toFixed(6)) } : {}),
+    ...(cost?.partial ? { cost_partial: true } : {}),
+  };
+}
+
+/** The `/usage` text: one row per model, a total row, and the cost when prices are configured. */
+export function usageText(
+  byModel: Record<string, Usage>,
+  prices: Record<string, ModelPrice> | undefined,
+): string {
+  const models = Object.keys(byModel);
+  if (!models.length) return "no model requests in this session yet";
+  const row = (name: string, u: Usage, cost?: { usd: number; partial: boolean }) => [
+    name,
+    String(u.prompt_tokens),
+    String(u.cached_tokens),
+    String(u.completion_tokens),
+    cost ? formatUsd(cost.usd) + (cost.partial ? " (some models unpriced)" : "") : "-",
+  ];
+  const rows = [["MODEL", "PROMPT", "CACHED", "OUTPUT", "COST"]];
+  for (const m of models) rows.push(row(m, byModel[m], sessionCost({ [m]: byModel[m] }, prices)));
+  if (models.length > 1) rows.push(row("total", totalUsage(byModel), sessionCost(byModel, prices)));
+  const hint = Object.keys(prices ?? {}).length
+    ? ""
+    : '\nno prices configured: add "prices": { "<model>": { "input": 2, "output": 8 } } (USD per million tokens)';
+  return table(rows) + hint;
+}
+
+/** The dim line after a turn (`usageLine`), with the cost when the model has a price. */
+export function turnUsageLine(
+  u: Usage,
+  opts: { llm: { current(): { model: string } }; prices?: Record<string, ModelPrice> },
+): string {
+  let model = "";
+  try {
+    model = opts.llm.current().model;
+  } catch { /* no model, no price */ }
+  const cost = sessionCost({ [model]: u }, opts.prices);
+  return `${usageLine(u)}${cost ? ` · ${formatUsd(cost.usd)}` : ""}`;
+}
+
+/** REPL row: `/usage`: this session's tokens (prompt, cached, output) and cost. */
+export function usageSlashCommand(): SlashCommand {
+  return {
+    name: "/usage",
+    help: "tokens used by this session (prompt, cached, output) and the cost when config.json has prices",
+    run: (_a, ctx) => ctx.out.write(usageText(ctx.conversation().agent.session.usage, ctx.prices) + "\n"),
+  };
+}

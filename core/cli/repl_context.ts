@@ -1,0 +1,56 @@
+import { type Conversation, type Elicit, type NaviApp, pluginsDir } from "../mod.ts";
+import { mcpAdd, mcpRemove } from "./commands/mcp.ts";
+import type { Sink } from "./render.ts";
+import type { SlashContext } from "./slash.ts";
+import type { Style } from "./style.ts";
+import type { TermOut } from "./terminal.ts";
+
+/** What the REPL hands over to build the slash commands' narrow context. */
+export interface ReplParts {
+  elicit?: Elicit;
+  conversation(): Conversation;
+  out: Sink;
+  style: Style;
+  /** The running step's abort signal. */
+  signal(): AbortSignal;
+  newConversation(): void;
+  exit(): void;
+  /** The terminal, when there is one (for /clear). */
+  term?: TermOut;
+  sessions: SlashContext["sessions"];
+  resume(id: string): void;
+  ask(prompt: string): Promise<string | undefined>;
+  modelsListed(ids: string[]): void;
+}
+
+/** The context slash commands run with: the conversation and narrow controls over plugins, MCP, sessions. */
+export function slashContext(app: NaviApp, parts: ReplParts): SlashContext {
+  return {
+    conversation: parts.conversation,
+    tools: app.registry,
+    plugins: {
+      dir: pluginsDir(app.home),
+      reports: () => app.plugins.reports,
+      reload: () => app.loadPlugins(),
+    },
+    mcp: {
+      states: () => app.mcpStates(),
+      reload: () => app.reloadMcp({ elicit: parts.elicit }),
+      add: (name, spec) => mcpAdd(app.home, name, spec),
+      remove: (name) => mcpRemove(app.home, name),
+    },
+    out: parts.out,
+    style: parts.style,
+    get signal() {
+      return parts.signal();
+    },
+    newConversation: parts.newConversation,
+    exit: parts.exit,
+    clearScreen: () => parts.term?.write("\x1b[2J\x1b[3J\x1b[H"),
+    sessions: parts.sessions,
+    resume: parts.resume,
+    ask: parts.ask,
+    prices: app.config.prices,
+    modelsListed: parts.modelsListed,
+  };
+}

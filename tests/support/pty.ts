@@ -1,0 +1,136 @@
+// A real pseudo-terminal for tests: a program runs in a detached tmux session on a private socket; tests type,
+// paste (bracketed) and read the screen. Every wait is bounded.
+
+async function tmux(socket: string, args: string[], stdin?: string): Promise<string> {
+  const child = new Deno.Command("tmux", {
+    args: ["-L", socket, "-f", "/dev/null", ...args],
+    stdin: stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(stdin));
+    await w.close();
+  }
+  const out = await child.output();
+  const dec = new TextDecoder();
+  if (!out.success) throw new Error(`tmux ${args[0]} failed: ${dec.decode(out.stderr).trim()}`);
+  return dec.decode(out.stdout);
+}
+
+function quote(arg: string): string {
+  return `'${arg.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Whether tmux is installed (tests that need it fail with a clear message otherwise). */
+export function haveTmux(): boolean {
+  try {
+    return new Deno.Command("tmux", { args: ["-V"], stdout: "null", stderr: "null" }).outputSync().success;
+  } catch {
+    return false;
+  }
+}
+
+/** A program running in a tmux pane (200x50 unless told otherwise). */
+export class Pty implements AsyncDisposable {
+  readonly socket: string;
+  #closed = false;
+
+  private constructor(socket: string) {
+    this.socket = socket;
+  }
+
+  /** Start `cmd` (argv) in a new detached session with `env` added; the pane stays after the program exits. */
+  static async start(
+    cmd: string[],
+    opts: { env?: Record<string, string>; cwd?: string; width?: number; height?: number } = {},
+  ): Promise<Pty> {
+    if (!haveTmux()) throw new Error("tmux is not installed (apt-get install -y tmux; .ci/run does this)");
+    const socket = `navi-test-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
+    const env = Object.entries({ TERM: "xterm-256color", ...opts.env }).map(([k, v]) => `${k}=${quote(v)}`);
+    const line = `cd ${quote(opts.cwd ?? Deno.cwd())} && exec env ${env.join(" ")} ${
+      cmd.map(quote).join(" ")
+    }`;
+    await tmux(socket, [
+      "new-session",
+      "-d",
+      "-s",
+      "t",
+      "-x",
+      String(opts.width ?? 200),
+      "-y",
+      String(opts.height ?? 50),
+      "sh",
+      "-c",
+      line,
+    ]);
+    const pty = new Pty(socket);
+    await tmux(socket, ["set-option", "-t", "t", "remain-on-exit", "on"]);
+    await tmux(socket, ["set-option", "-t", "t", "history-limit", "20000"]);
+    return pty;
+  }
+
+  /** Send tmux key names (`Enter`, `C-c`, `Escape`, `M-Enter`, `Up`...). */
+  async keys(...names: string[]): Promise<void> {
+    await tmux(this.socket, ["send-keys", "-t", "t", ...names]);
+  }
+
+  /** Type text literally (as keystrokes, not a paste). */
+  async type(text: string): Promise<void> {
+    await tmux(this.socket, ["send-keys", "-t", "t", "-l", text]);
+  }
+
+  /** Paste text the way a terminal does: bracketed when the program asked for bracketed paste. */
+  async paste(text: string): Promise<void> {
+    await tmux(this.socket, ["load-buffer", "-b", "p", "-"], text);
+    await tmux(this.socket, ["paste-buffer", "-p", "-d", "-b", "p", "-t", "t"]);
+  }
+
+  /** The visible screen, lines joined where the terminal wrapped them (`all`: the scrollback too). */
+  async screen(opts: { all?: boolean } = {}): Promise<string> {
+    return await tmux(this.socket, ["capture-pane", "-p", "-J", "-t", "t", ...(opts.all ? ["-S", "-"] : [])]);
+  }
+
+  /** Wait until the screen (scrollback included) matches; fails after `ms` with the screen in the message. */
+  async waitFor(pattern: RegExp | string, ms = 15_000): Promise<string> {
+    const end = Date.now() + ms;
+    let last = "";
+    while (Date.now() < end) {
+      last = await this.screen({ all: true });
+      if (typeof pattern === "string" ? last.includes(pattern) : pattern.test(last)) return last;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`screen did not show ${pattern} within ${ms} ms; it shows:\n${last}`);
+  }
+
+  /** The program's exit status once it has exited, else undefined. */
+  async exitStatus(): Promise<number | undefined> {
+    const out = (await tmux(this.socket, ["list-panes", "-t", "t", "-F", "#{pane_dead} #{pane_dead_status}"]))
+      .trim();
+    const [dead, status] = out.split(" ");
+    return dead === "1" ? Number(status) : undefined;
+  }
+
+  /** Wait for the program to exit (bounded); returns its status. */
+  async waitExit(ms = 15_000): Promise<number> {
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      const status = await this.exitStatus();
+      if (status !== undefined) return status;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`the program did not exit within ${ms} ms; screen:\n${await this.screen()}`);
+  }
+
+  /** Kill the tmux server (and the program with it). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await tmux(this.socket, ["kill-server"]).catch(() => {});
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}
