@@ -1,4 +1,4 @@
-#!/usr/bin/env -S deno run -A
+#!/usr/bin/env -S deno run -A --unstable-worker-options
 // navi's entry point. `--version` answers without loading any library; everything else is in core/cli/mod.ts,
 // loaded through a computed specifier so that Deno does not build the whole module graph for `--version`
 // (`deno task compile` embeds it with --include).

@@ -8,7 +8,7 @@ import { buildBundle } from "../scripts/bundle.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const DENO = Deno.execPath();
-const NAVI = [DENO, "run", "-A", join(ROOT, "main.ts")];
+const NAVI = [DENO, "run", "-A", "--unstable-worker-options", join(ROOT, "main.ts")];
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 10);
 // The single-file build (`deno task bundle`), run as installed: outside any project, so without deno.json.
 const bundleDir = await Deno.makeTempDir({ prefix: "navi-bench-bundle-" });

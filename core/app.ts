@@ -31,7 +31,7 @@ export class NaviApp {
   readonly config: Readonly<Config>;
   /** Every tool this process can run: built-ins, plugin tools and MCP tools. */
   readonly registry: ToolRegistry = new ToolRegistry();
-  /** Loads the plugin directory into the registry (see `loadPlugins`). */
+  /** Loads the plugin directory into the registry (see `loadPlugins`); plugin tools run in workers. */
   readonly plugins: PluginLoader;
   /** API keys, MCP header and `$VAR` env values; redacted from all output and kept from child processes. */
   readonly secrets: Secrets;
@@ -60,6 +60,7 @@ export class NaviApp {
       workspace: this.workspace,
       version: VERSION,
       config: this.config.plugins,
+      childEnv: () => this.secrets.childEnv(Deno.env),
       log: (line) => this.log("plugins.log", line),
     });
   }
@@ -124,10 +125,11 @@ export class NaviApp {
   }
 
   /**
-   * Close MCP connections (ends stdio server processes) and release open sessions. The CLI program calls
-   * this once, at exit.
+   * End plugin workers, close MCP connections (ends stdio server processes) and release open sessions. The
+   * CLI program calls this once, at exit.
    */
   async close(): Promise<void> {
+    this.plugins.close();
     for (const fn of this.#closers.splice(0)) {
       try {
         fn();

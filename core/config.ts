@@ -5,10 +5,12 @@ import {
   type Config,
   DEFER_MODES,
   type McpServerConfig,
+  type PluginSettings,
   SANDBOX_MODES,
   type SandboxSettings,
   type ToolSettings,
 } from "./config_types.ts";
+import type { PluginPermissions } from "./plugin_api.ts";
 
 export {
   APPROVAL_MODES,
@@ -19,6 +21,7 @@ export {
   type DeferMode,
   type McpServerConfig,
   type ModelPriceSettings,
+  type PluginSettings,
   type ProviderSettings,
   type RetrySettings,
   SANDBOX_MODES,
@@ -80,6 +83,21 @@ const McpServerSchema = z
     }
   });
 
+const grant = z.union([z.boolean(), z.array(z.string())], {
+  error: "must be true, false or a list of strings",
+});
+
+/** `export const permissions` of a plugin and `plugins.<name>.permissions` of config.json. */
+export const PermissionsSchema = z.strictObject({
+  read: grant.optional(),
+  write: grant.optional(),
+  net: grant.optional(),
+  env: grant.optional(),
+  run: grant.optional(),
+});
+
+const PluginSettingsSchema = z.looseObject({ permissions: PermissionsSchema.optional() });
+
 const ApprovalSchema = z.preprocess(
   (v) => (typeof v === "string" ? { mode: v } : v),
   z.strictObject({
@@ -112,7 +130,7 @@ const ConfigSchema = z.strictObject({
   approval: ApprovalSchema.optional(),
   sandbox: SandboxSchema.optional(),
   features: z.record(z.string(), z.boolean()).optional(),
-  plugins: z.record(z.string(), z.unknown()).optional(),
+  plugins: z.record(z.string(), PluginSettingsSchema).optional(),
   tools: ToolsSchema.optional(),
   prices: z.record(
     z.string(),
@@ -148,6 +166,8 @@ const _configMatches: Same<z.output<typeof ConfigSchema>, Config> = true;
 const _serverMatches: Same<z.output<typeof McpServerSchema>, McpServerConfig> = true;
 const _sandboxMatches: Same<z.output<typeof SandboxSchema>, SandboxSettings> = true;
 const _toolsMatch: Same<z.output<typeof ToolsSchema>, ToolSettings> = true;
+const _pluginMatches: Same<z.output<typeof PluginSettingsSchema>, PluginSettings> = true;
+const _permissionsMatch: Same<z.output<typeof PermissionsSchema>, PluginPermissions> = true;
 
 /** An invalid config file; the message is one line naming the file, the field and the problem. */
 export class ConfigError extends Error {}

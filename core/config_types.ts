@@ -1,3 +1,5 @@
+import type { PluginPermissions } from "./plugin_api.ts";
+
 /** The approval modes, from the most to the least careful. */
 export const APPROVAL_MODES = ["plan", "ask", "auto"] as const;
 /** Who approves tool calls: nobody may change anything (plan), the user (ask), nobody needs to (auto). */
@@ -106,6 +108,14 @@ export interface ModelPriceSettings {
   output: number;
 }
 
+/** One `plugins.<name>` section: `permissions` is navi's; every other key is handed to the plugin. */
+export interface PluginSettings {
+  /** Replaces the permissions the plugin declares (to narrow or widen them). */
+  permissions?: PluginPermissions;
+  /** Settings the plugin reads as `navi.config`. */
+  [key: string]: unknown;
+}
+
 /** A validated config.json (`$NAVI_HOME/config.json`). Every field is optional. */
 export interface Config {
   /** OpenAI-compatible endpoints by name. */
@@ -126,8 +136,8 @@ export interface Config {
   sandbox?: SandboxSettings;
   /** `{ "<tool name or glob>": false }` switches tools off. */
   features?: Record<string, boolean>;
-  /** Per-plugin settings: `plugins.<file stem>` is handed to that plugin. */
-  plugins?: Record<string, unknown>;
+  /** Per-plugin settings: `plugins.<name>` (file stem or folder name) is handed to that plugin. */
+  plugins?: Record<string, PluginSettings>;
   /** Tool-list changes and large tool sets (prompt cache). */
   tools?: ToolSettings;
   /** Prices per model name (as configured or passed with --model): cost in `/usage` and JSON output. */

@@ -86,6 +86,8 @@ export {
   type ModelPriceSettings,
   naviHome,
   parseConfig,
+  PermissionsSchema,
+  type PluginSettings,
   type ProviderSettings,
   type RetrySettings,
   SANDBOX_MODES,
@@ -111,13 +113,19 @@ export {
 } from "./llm.ts";
 export { type Env, ENV_REF, RedactingStream, type Redactor, resolveEnvRef, Secrets } from "./secrets.ts";
 export {
-  discoverPlugins,
+  type PluginEvent,
   PluginLoader,
+  type PluginLoaderOptions,
   type PluginReport,
-  pluginsDir,
-  toJavaScript,
 } from "./plugin_loader.ts";
-export type { NaviPluginApi, ToolDefinition as PluginToolDefinition } from "./plugin_api.ts";
+export { discoverPlugins, pluginsDir } from "./plugin_source.ts";
+export { DEFAULT_PERMISSIONS, describePermissions, workerPermissions } from "./plugin_permissions.ts";
+export type {
+  NaviPluginApi,
+  PermissionGrant,
+  PluginPermissions,
+  ToolDefinition as PluginToolDefinition,
+} from "./plugin_api.ts";
 export { type Conversation, type ConversationOptions, openConversation } from "./conversation.ts";
 export { type AppOptions, NaviApp } from "./app.ts";
 export { systemPrompt } from "./prompt.ts";

@@ -43,6 +43,31 @@ export interface ToolDefinition<S extends ParametersSchema = ParametersSchema> {
   timeoutMs?: number;
 }
 
+/**
+ * One permission: `true` grants all of it, a list grants those entries, `false` (or leaving it out) none.
+ * Paths may start with `$WORKSPACE` or `$HOME`; `net` entries are `host[:port]`; `env` entries are variable
+ * names; `run` entries are program names or paths.
+ */
+export type PermissionGrant = boolean | string[];
+
+/**
+ * What a plugin may do besides computing, declared with `export const permissions = {...}` (a literal) in the
+ * plugin file (or its `mod.ts`). Without a declaration a plugin may read the workspace and nothing else;
+ * `plugins.<name>.permissions` in config.json replaces the declaration.
+ */
+export interface PluginPermissions {
+  /** Files and directories it may read. */
+  read?: PermissionGrant;
+  /** Files and directories it may write. */
+  write?: PermissionGrant;
+  /** Hosts it may connect to (`host[:port]`). */
+  net?: PermissionGrant;
+  /** Environment variables it may read (never navi's secrets). */
+  env?: PermissionGrant;
+  /** Programs it may start (they run outside the plugin's permissions: grant with care). */
+  run?: PermissionGrant;
+}
+
 /** The object `register` receives. */
 export interface NaviPluginApi {
   /** Register one tool; call it while `register` runs. */
@@ -53,7 +78,7 @@ export interface NaviPluginApi {
   workspace: string;
   /** navi's home directory ($NAVI_HOME or ~/.navi). */
   home: string;
-  /** This plugin's section of config.json: `plugins.<file name without extension>`. */
+  /** This plugin's section of config.json, `plugins.<file name without extension>`, without `permissions`. */
   config: unknown;
   /** A line in navi's plugin log. */
   log(message: string): void;

@@ -1,23 +1,35 @@
-import { stripTypeScriptTypes } from "node:module";
-import { join } from "node:path";
-import { z } from "zod";
+import type { PluginSettings } from "./config_types.ts";
+import type { PluginPermissions } from "./plugin_api.ts";
+import { type CacheEntry, PluginCache, validDefinition } from "./plugin_cache.ts";
+import type { CompiledPlugin } from "./plugin_compile.ts";
+import { PluginWorker, type Registration } from "./plugin_host.ts";
+import { DEFAULT_PERMISSIONS, describePermissions, workerPermissions } from "./plugin_permissions.ts";
+import type { ToolDefinitionData } from "./plugin_protocol.ts";
+import { discoverPlugins, pluginsDir, type PluginSource, readPlugin, sha256 } from "./plugin_source.ts";
+import { pluginTool } from "./plugin_tool.ts";
 import type { ToolRegistry } from "./registry.ts";
-import { defineTool } from "./tool_define.ts";
 import { errorMessage } from "./tool_result.ts";
-import { APPROVAL_CLASSES, type Tool, TOOL_NAME_PATTERN } from "./tool_types.ts";
-import { fnv1a } from "./tool_pool.ts";
-import type { NaviPluginApi } from "./plugin_api.ts";
 
-/** What `navi plugins` shows for one file. */
+/** What `navi plugins` shows for one plugin. */
 export interface PluginReport {
-  /** The plugin's file name. */
+  /** The plugin's file name (`x.ts`), or `<folder>/mod.ts` for a multi-file plugin. */
   file: string;
-  /** Whether the file loaded and registered its tools. */
+  /** Whether it loaded and registered its tools. */
   status: "loaded" | "failed";
   /** The tools it registered. */
   tools: string[];
   /** Why it failed. */
   error?: string;
+  /** What it may do, in one line (`read $WORKSPACE; net api.example.com`). */
+  permissions?: string;
+}
+
+/** Something a plugin did that the user should hear about once (a worker ended on its own). */
+export interface PluginEvent {
+  /** The plugin's name. */
+  plugin: string;
+  /** One line, naming the plugin. */
+  message: string;
 }
 
 /** What the loader needs. */
@@ -25,111 +37,234 @@ export interface PluginLoaderOptions {
   home: string;
   workspace: string;
   version: string;
-  /** `plugins.<file stem>` sections of config.json. */
-  config?: Record<string, unknown>;
-  /** How long `register` may take (default 5 s). */
+  /** `plugins.<stem>` sections of config.json. */
+  config?: Record<string, PluginSettings>;
+  /** How long module evaluation plus `register` may take (default 5 s). */
   timeoutMs?: number;
+  /** How long a worker may sit idle before it is ended (default 5 minutes). */
+  idleMs?: number;
+  /** The user's home directory, for `$HOME` in permissions (default: $HOME). */
+  userHome?: string;
+  /** The environment plugins may be granted: navi's secrets removed (default: none). */
+  childEnv?: () => Record<string, string>;
   log?: (message: string) => void;
 }
 
-/** The plugins directory under a navi home. */
-export function pluginsDir(home: string): string {
-  return join(home, "plugins");
+interface Entry {
+  source: PluginSource;
+  key: string;
+  grant: PluginPermissions;
+  tools: ToolDefinitionData[];
+  worker: PluginWorker;
+  compiled?: CompiledPlugin;
+  checked?: Registration;
 }
 
-/** Plugin file names in load order: *.ts, *.js, *.mjs sorted; `_`/`.` prefixes and *.d.ts skipped. */
-export function discoverPlugins(dir: string): string[] {
-  let names: string[];
-  try {
-    names = [...Deno.readDirSync(dir)].filter((e) => e.isFile || e.isSymlink).map((e) => e.name);
-  } catch {
-    return [];
-  }
-  return names
-    .filter((n) =>
-      /\.(ts|js|mjs)$/.test(n) && !n.endsWith(".d.ts") && !n.startsWith("_") && !n.startsWith(".")
-    )
-    .sort();
-}
+const COMPILE = () => import("./plugin_compile.ts");
+const BOOT = () => import("./plugin_worker_js.ts");
 
-/** Strip types from plugin source; a syntax error is reported with line:column. */
-export function toJavaScript(source: string): string {
-  try {
-    return stripTypeScriptTypes(source);
-  } catch {
-    try {
-      return stripTypeScriptTypes(source, { mode: "transform" });
-    } catch (err) {
-      const text = errorMessage(err);
-      const where = /:(\d+):(\d+)\s*$/m.exec(text);
-      const first = text.split("\n")[0].replace(/^SyntaxError:\s*/, "");
-      throw new Error(`syntax error${where ? ` at ${where[1]}:${where[2]}` : ""}: ${first}`);
-    }
-  }
-}
-
-function validateDefinition(def: unknown): Tool {
-  if (!def || typeof def !== "object") throw new Error("registerTool needs a definition object");
-  const d = def as Record<string, unknown>;
-  const name = typeof d.name === "string" ? d.name : "";
-  const label = name ? `tool ${JSON.stringify(name)}` : "a tool";
-  if (!TOOL_NAME_PATTERN.test(name)) {
-    throw new Error(`${label}: invalid name; use 1-64 characters from a-z A-Z 0-9 _ -`);
-  }
-  if (typeof d.description !== "string" || !d.description.trim()) {
-    throw new Error(`${label}: missing description`);
-  }
-  if (!(d.parameters instanceof z.ZodObject)) {
-    throw new Error(`${label}: parameters must be navi.z.object({...})`);
-  }
-  if (!APPROVAL_CLASSES.includes(d.approval as never)) {
-    throw new Error(`${label}: approval must be one of ${APPROVAL_CLASSES.join(", ")}`);
-  }
-  if (typeof d.handler !== "function") throw new Error(`${label}: handler must be a function`);
-  return defineTool(d as unknown as Parameters<typeof defineTool>[0]);
-}
-
-/** Loads plugin files into a registry; every fault is contained in that file's report. */
+/** Loads plugins: definitions from the cache or from a registration worker; tool calls run in workers. */
 export class PluginLoader {
   #opts: PluginLoaderOptions;
   #registry: ToolRegistry;
-  /** The reports of the last `load`, one per file. */
+  #cache: PluginCache;
+  #entries = new Map<string, Entry>();
+  #listeners = new Set<(e: PluginEvent) => void>();
+  #bootUrl?: string;
+  /** The reports of the last `load`, one per plugin. */
   reports: PluginReport[] = [];
+  /** How many workers this loader started (registration and calls). */
+  workersStarted = 0;
 
   /** Load plugin tools into `registry`; `opts` says where from and what plugins receive. */
   constructor(registry: ToolRegistry, opts: PluginLoaderOptions) {
     this.#registry = registry;
     this.#opts = opts;
+    this.#cache = new PluginCache(opts.home);
   }
 
-  /** Load every plugin in file order (replacing tools of an earlier load). */
+  /** Hear about plugin workers that ended on their own; returns the unsubscribe function. */
+  subscribe(fn: (e: PluginEvent) => void): () => void {
+    this.#listeners.add(fn);
+    return () => this.#listeners.delete(fn);
+  }
+
+  /** Load (or reload) every plugin in name order. Unchanged plugins keep their definitions and workers. */
   async load(): Promise<PluginReport[]> {
     this.#registry.unregisterWhere((_t, s) => s.kind === "plugin");
     const dir = pluginsDir(this.#opts.home);
-    this.reports = [];
-    const files = discoverPlugins(dir);
-    const modules = files.map((file) =>
-      this.#import(join(dir, file), file).then(
-        (mod) => ({ mod }),
-        (error: unknown) => ({ mod: undefined, error }),
-      )
-    );
-    for (const [i, file] of files.entries()) {
-      const report: PluginReport = { file, status: "loaded", tools: [] };
-      try {
-        const loaded = await modules[i];
-        if (!loaded.mod) throw loaded.error;
-        const tools = await this.#register(loaded.mod, file);
-        for (const tool of tools) this.#checkCollision(tool.name);
-        for (const tool of tools) this.#registry.register(tool, { kind: "plugin", origin: file });
-        report.tools = tools.map((t) => t.name);
-      } catch (err) {
-        report.status = "failed";
-        report.error = errorMessage(err).split("\n")[0];
-      }
-      this.reports.push(report);
-    }
+    const names = discoverPlugins(dir);
+    const previous = this.#entries;
+    this.#entries = new Map();
+    const loaded = await this.#pool(names, async (name): Promise<Entry> => {
+      const source = await readPlugin(dir, name);
+      const key = await this.#key(source);
+      const before = previous.get(name);
+      if (before?.key === key) return before;
+      const cached = this.#cache.read(source.stem, key);
+      if (cached) return this.#entry(source, cached);
+      return await this.#register(source, key);
+    });
+    this.reports = names.map((file, i) => this.#install(file, loaded[i]));
+    const kept = new Set(this.#entries.values());
+    for (const old of previous.values()) if (!kept.has(old)) old.worker.stop("the plugin was reloaded");
     return this.reports;
+  }
+
+  #install(file: string, outcome: Entry | Error): PluginReport {
+    if (outcome instanceof Error) {
+      return { file, status: "failed", tools: [], error: errorMessage(outcome).split("\n")[0] };
+    }
+    const report = { file, tools: [], permissions: describePermissions(outcome.grant) };
+    try {
+      for (const def of outcome.tools) this.#checkCollision(def.name);
+    } catch (err) {
+      outcome.worker.stop();
+      return { ...report, status: "failed", error: errorMessage(err) };
+    }
+    this.#entries.set(file, outcome);
+    for (const def of outcome.tools) {
+      this.#registry.register(
+        pluginTool(def, (name, args, opts) => this.#call(outcome, name, args, opts)),
+        { kind: "plugin", origin: file },
+      );
+    }
+    return { ...report, status: "loaded", tools: outcome.tools.map((t) => t.name) };
+  }
+
+  async #pool<T>(items: string[], fn: (item: string) => Promise<T>): Promise<(T | Error)[]> {
+    const out: (T | Error)[] = new Array(items.length);
+    let next = 0;
+    const lanes = Math.max(2, navigator.hardwareConcurrency || 2);
+    await Promise.all(Array.from({ length: Math.min(lanes, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]).catch((err) => (err instanceof Error ? err : new Error(String(err))));
+      }
+    }));
+    return out;
+  }
+
+  #section(stem: string): { permissions?: PluginPermissions; config: unknown } {
+    const section = this.#opts.config?.[stem];
+    if (section === undefined) return { config: undefined };
+    const { permissions, ...rest } = section;
+    return { permissions, config: rest };
+  }
+
+  #key(source: PluginSource): Promise<string> {
+    const { permissions, config } = this.#section(source.stem);
+    const { version, workspace } = this.#opts;
+    return sha256(JSON.stringify([version, source.hash, permissions ?? null, config ?? null, workspace]));
+  }
+
+  #entry(source: PluginSource, cached: CacheEntry, compiled?: CompiledPlugin): Entry {
+    const entry: Entry = {
+      source,
+      key: cached.key,
+      grant: cached.grant,
+      tools: cached.tools,
+      compiled,
+    } as Entry;
+    const userHome = this.#opts.userHome ?? Deno.env.get("HOME") ?? "/";
+    const env = this.#opts.childEnv?.() ?? {};
+    entry.worker = new PluginWorker({
+      name: source.name,
+      permissions: workerPermissions(cached.grant, {
+        workspace: this.#opts.workspace,
+        userHome,
+        envNames: Object.keys(env),
+      }),
+      bootUrl: () => this.#boot(),
+      prepare: async () => ({
+        modules: (await this.#compiled(entry)).modules,
+        api: {
+          workspace: this.#opts.workspace,
+          home: this.#opts.home,
+          config: this.#section(source.stem).config,
+          version: this.#opts.version,
+        },
+        childEnv: cached.grant.run ? env : null,
+      }),
+      loadTimeoutMs: this.#opts.timeoutMs ?? 5000,
+      idleMs: this.#opts.idleMs ?? 300_000,
+      log: (line) => this.#opts.log?.(line),
+      fault: (message) => {
+        for (const fn of this.#listeners) fn({ plugin: source.name, message });
+      },
+      started: (why) => {
+        this.workersStarted++;
+        this.#opts.log?.(`[plugin ${source.name}] worker started (${why})`);
+      },
+    });
+    return entry;
+  }
+
+  async #compiled(entry: Entry): Promise<CompiledPlugin> {
+    if (entry.compiled) return entry.compiled;
+    const { source } = entry;
+    const now = await readPlugin(pluginsDir(this.#opts.home), source.name);
+    if (now.hash !== source.hash) {
+      throw new Error(`${source.name} changed since it was loaded; run /plugins reload`);
+    }
+    entry.compiled = (await COMPILE()).compilePlugin(now);
+    return entry.compiled;
+  }
+
+  async #boot(): Promise<string> {
+    if (!this.#bootUrl) {
+      const { PLUGIN_WORKER_JS } = await BOOT();
+      this.#bootUrl ??= URL.createObjectURL(new Blob([PLUGIN_WORKER_JS], { type: "text/javascript" }));
+    }
+    return this.#bootUrl;
+  }
+
+  /** Evaluate a plugin in a registration worker, check and cache its definitions, end the worker. */
+  async #register(source: PluginSource, key: string): Promise<Entry> {
+    const compiled = (await COMPILE()).compilePlugin(source);
+    const grant = this.#section(source.stem).permissions ?? compiled.declared ?? DEFAULT_PERMISSIONS;
+    const entry = this.#entry(source, { key, grant, tools: [] }, compiled);
+    try {
+      const reg = await entry.worker.start("registration");
+      if (JSON.stringify(reg.permissions ?? null) !== JSON.stringify(compiled.declared)) {
+        throw new Error(
+          "permissions changed while the module ran; declare them as a literal it does not modify",
+        );
+      }
+      const seen = new Set<string>();
+      for (const def of reg.tools) {
+        if (!validDefinition(def)) throw new Error("the worker sent an invalid tool definition");
+        if (seen.has(def.name)) throw new Error(`tool "${def.name}" is registered twice`);
+        seen.add(def.name);
+      }
+      entry.tools = reg.tools;
+      entry.checked = reg;
+      this.#cache.write(source.stem, { key, grant, tools: reg.tools });
+      return entry;
+    } finally {
+      entry.worker.stop();
+    }
+  }
+
+  async #call(
+    entry: Entry,
+    tool: string,
+    args: Record<string, unknown>,
+    opts: { signal: AbortSignal; timeoutMs: number },
+  ) {
+    const reg = await entry.worker.start("call");
+    if (reg !== entry.checked) {
+      if (JSON.stringify(reg.tools) !== JSON.stringify(entry.tools)) {
+        entry.worker.stop();
+        this.#cache.drop(entry.source.stem, entry.key);
+        throw new Error(
+          `plugin ${entry.source.name} registered other tools than navi offered (changed file or a register() ` +
+            "that depends on something else); run /plugins reload",
+        );
+      }
+      entry.checked = reg;
+    }
+    return await entry.worker.call(tool, args, opts);
   }
 
   #checkCollision(name: string): void {
@@ -141,71 +276,28 @@ export class PluginLoader {
     throw new Error(`tool "${name}" is already registered by ${source.origin} (the earlier file wins)`);
   }
 
-  /** Read, strip and import one file; imports run concurrently, registration stays in file order. */
-  async #import(path: string, file: string): Promise<{ default?: unknown }> {
-    const source = await Deno.readTextFile(path);
-    const js = toJavaScript(source);
-    const url = `data:application/javascript;base64,${
-      new TextEncoder().encode(`${js}\n//# navi-plugin ${file} ${fnv1a(source)}`).toBase64()
-    }`;
-    let mod: { default?: unknown };
-    try {
-      mod = await import(url);
-    } catch (err) {
-      const text = errorMessage(err);
-      const where = /:(\d+):(\d+)\s*$/.exec(text);
-      const kind = err instanceof SyntaxError ? "syntax error" : "error";
-      throw new Error(
-        `${kind}${where ? ` at ${where[1]}:${where[2]}` : ""}: ${text.replace(/ at data:\S+$/, "")}`,
+  /**
+   * Lines about plugins that are new or whose permissions changed since the last announcement (each said
+   * once: what was announced is remembered in the cache directory).
+   */
+  announcements(): string[] {
+    const seen = this.#cache.announced();
+    const lines: string[] = [];
+    for (const r of this.reports) {
+      if (r.status !== "loaded" || !r.permissions || seen[r.file] === r.permissions) continue;
+      lines.push(
+        seen[r.file] === undefined
+          ? `new plugin ${r.file} (${r.tools.join(", ") || "no tools"}) may: ${r.permissions}`
+          : `plugin ${r.file} permissions changed: ${r.permissions} (was: ${seen[r.file]})`,
       );
+      seen[r.file] = r.permissions;
     }
-    return mod;
+    if (lines.length) this.#cache.setAnnounced(seen);
+    return lines;
   }
 
-  async #register(mod: { default?: unknown }, file: string): Promise<Tool[]> {
-    if (typeof mod.default !== "function") {
-      throw new Error("the default export must be a function: export default function register(navi) {...}");
-    }
-    const defs: unknown[] = [];
-    let open = true;
-    const stem = file.replace(/\.(ts|js|mjs)$/, "");
-    const api: NaviPluginApi = {
-      registerTool: (def: unknown) => {
-        if (!open) throw new Error("registerTool must be called while register() runs");
-        defs.push(def);
-      },
-      z,
-      workspace: this.#opts.workspace,
-      home: this.#opts.home,
-      config: this.#opts.config?.[stem],
-      log: (m) => this.#opts.log?.(`[plugin ${file}] ${m}`),
-      version: this.#opts.version,
-    };
-    const timeoutMs = this.#opts.timeoutMs ?? 5000;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    try {
-      await Promise.race([
-        Promise.resolve().then(() => (mod.default as (api: NaviPluginApi) => unknown)(api)),
-        new Promise((_, reject) => {
-          timer = setTimeout(
-            () => reject(new Error(`register() did not finish within ${timeoutMs} ms`)),
-            timeoutMs,
-          );
-        }),
-      ]);
-    } catch (err) {
-      if (err instanceof Error && err.message.startsWith("register() did not finish")) throw err;
-      throw new Error(`register() failed: ${errorMessage(err)}`);
-    } finally {
-      clearTimeout(timer);
-      open = false;
-    }
-    const tools = defs.map(validateDefinition);
-    const seen = new Set<string>();
-    for (const t of tools) {
-      if (seen.has(t.name)) throw new Error(`tool "${t.name}" is registered twice`);
-      seen.add(t.name);
-    }
-    return tools;
+  /** End every plugin worker (at exit). */
+  close(): void {
+    for (const entry of this.#entries.values()) entry.worker.stop();
   }
 }

@@ -15,22 +15,34 @@ import {
 
 /** Define a tool with zod parameters; the returned tool validates, times out and truncates on its own. */
 export function defineTool<S extends ParametersSchema>(spec: ToolSpec<S>): Tool {
-  const schema = z.toJSONSchema(spec.parameters, { io: "input", unrepresentable: "any" }) as Record<
+  return buildTool<S["_zod"]["output"]>(spec, {
+    inputSchema: zodInputSchema(spec.parameters),
+    validate: zodValidator(spec.name, spec.parameters),
+    handler: (args, ctx) => spec.handler(args, ctx),
+    preview: spec.preview && ((args, ctx) => spec.preview!(args, ctx)),
+  });
+}
+
+/** The canonical JSON Schema (without `$schema`) of a zod object: what the model is shown. */
+export function zodInputSchema(parameters: ParametersSchema): Record<string, unknown> {
+  const schema = z.toJSONSchema(parameters, { io: "input", unrepresentable: "any" }) as Record<
     string,
     unknown
   >;
   delete schema.$schema;
-  const validate = (raw: unknown): z.output<S> => {
-    const parsed = spec.parameters.safeParse(parseArguments(spec.name, raw));
-    if (!parsed.success) throw new ToolError(describeIssues(spec.name, parsed.error));
-    return parsed.data;
+  return canonicalSchema(schema);
+}
+
+/** Parse raw arguments (see `parseArguments`) and validate them; throws a ToolError naming each bad field. */
+export function zodValidator<S extends ParametersSchema>(
+  name: string,
+  parameters: S,
+): (raw: unknown) => S["_zod"]["output"] {
+  return (raw) => {
+    const parsed = parameters.safeParse(parseArguments(name, raw));
+    if (!parsed.success) throw new ToolError(describeIssues(name, parsed.error));
+    return parsed.data as S["_zod"]["output"];
   };
-  return buildTool(spec, {
-    inputSchema: canonicalSchema(schema),
-    validate,
-    handler: (args, ctx) => spec.handler(args, ctx),
-    preview: spec.preview && ((args, ctx) => spec.preview!(args, ctx)),
-  });
 }
 
 /** Define a tool from a JSON Schema (used by the MCP bridge). */

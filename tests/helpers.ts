@@ -109,7 +109,7 @@ export async function runNavi(
   opts: { home: string; cwd?: string; env?: Record<string, string>; stdin?: string; timeoutMs?: number },
 ): Promise<RunResult> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
+    args: ["run", "-A", "--unstable-worker-options", MAIN, ...args],
     cwd: opts.cwd ?? opts.home,
     env: { NAVI_HOME: opts.home, NO_COLOR: "1", ...opts.env },
     stdin: opts.stdin === undefined ? "null" : "piped",

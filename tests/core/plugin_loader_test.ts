@@ -1,23 +1,31 @@
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { discoverPlugins, PluginLoader, ToolRegistry } from "../../core/mod.ts";
 import { builtinTools } from "../../tools/mod.ts";
 import { assert, assertEquals, assertMatch, ROOT, tempDir, toolContext } from "../helpers.ts";
 
-async function loaderWith(files: Record<string, string>, timeoutMs = 200) {
-  const home = await tempDir();
-  await Deno.mkdir(join(home.path, "plugins"));
+async function loaderWith(files: Record<string, string>, timeoutMs = 1000) {
+  const dir = await tempDir();
+  await Deno.mkdir(join(dir.path, "plugins"));
   for (const [name, text] of Object.entries(files)) {
-    await Deno.writeTextFile(join(home.path, "plugins", name), text);
+    await Deno.mkdir(dirname(join(dir.path, "plugins", name)), { recursive: true });
+    await Deno.writeTextFile(join(dir.path, "plugins", name), text);
   }
   const registry = new ToolRegistry();
   for (const t of builtinTools()) registry.register(t);
   const loader = new PluginLoader(registry, {
-    home: home.path,
-    workspace: home.path,
+    home: dir.path,
+    workspace: dir.path,
     version: "9.9.9",
-    config: { cfg: { greeting: "hey" } },
+    config: { cfg: { greeting: "hey", permissions: { read: false } } },
     timeoutMs,
   });
+  const home = {
+    path: dir.path,
+    async [Symbol.asyncDispose]() {
+      loader.close();
+      await dir[Symbol.asyncDispose]();
+    },
+  };
   return { home, registry, loader, reports: await loader.load() };
 }
 
@@ -52,7 +60,12 @@ export default function register(navi: NaviPluginApi): void {
 }`,
   });
   await using _ = home;
-  assertEquals(reports, [{ file: "typed.ts", status: "loaded", tools: ["shout"] }]);
+  assertEquals(reports, [{
+    file: "typed.ts",
+    status: "loaded",
+    tools: ["shout"],
+    permissions: "read $WORKSPACE",
+  }]);
   assertEquals(registry.sourceOf("shout"), { kind: "plugin", origin: "typed.ts" });
   const r = await registry.invoke("shout", '{"text":"hi","mode":"upper"}', toolContext(home.path));
   assertEquals(r, { ok: true, value: "HI", v: "9.9.9", cfg: null });
@@ -61,7 +74,7 @@ export default function register(navi: NaviPluginApi): void {
   assertMatch(bad.error, /mode: /);
 });
 
-Deno.test("plugin config is the plugins.<stem> section", async () => {
+Deno.test("plugin config is the plugins.<stem> section without its permissions", async () => {
   const { home, registry } = await loaderWith({
     "cfg.js":
       `export default (navi) => navi.registerTool({ name: "c", description: "- c", parameters: navi.z.object({}), approval: "read_only", handler: () => ({ ok: true, cfg: navi.config }) });`,
@@ -80,6 +93,11 @@ Deno.test("every fault is contained and reported in one line naming the problem"
     "03_throws.js": "export default () => { throw new Error('kaboom'); };",
     "04_rejects.mjs": "export default async () => { throw new Error('async kaboom'); };",
     "05_hangs.js": "export default () => new Promise(() => {});",
+    "05_top_level_await.js": "await new Promise(() => {});\nexport default () => {};",
+    "05_exit_in_register.js": "export default () => { Deno.exit(3); };",
+    "05_exit_at_top.js": "Deno.exit();\nexport default () => {};",
+    "05_relative_import.ts": 'import { x } from "./x.ts";\nexport default () => x;',
+    "05_throws_at_top.js": "export default () => {};\nthrow new Error('top level boom');",
     "06_bad_name.js": `export default (navi) => { ${tool("bad name")} };`,
     "07_no_description.js":
       `export default (navi) => navi.registerTool({ name: "nd", parameters: navi.z.object({}), approval: "read_only", handler() {} });`,
@@ -95,11 +113,17 @@ Deno.test("every fault is contained and reported in one line naming the problem"
   await using _ = home;
   const byFile = Object.fromEntries(reports.map((r) => [r.file, r]));
   const expect: Record<string, RegExp> = {
-    "01_syntax.ts": /^syntax error at \d+:\d+: /,
+    "01_syntax.ts": /^syntax error at 01_syntax\.ts:\d+:\d+: /,
     "02_not_function.js": /default export must be a function/,
     "03_throws.js": /register\(\) failed: kaboom/,
     "04_rejects.mjs": /register\(\) failed: async kaboom/,
-    "05_hangs.js": /did not finish within 200 ms/,
+    "05_hangs.js": /did not finish loading within 1000 ms \(module evaluation and register\(\)\)/,
+    "05_top_level_await.js": /did not finish loading within 1000 ms/,
+    "05_exit_in_register.js": /^Deno\.exit\(3\) was called while loading$/,
+    "05_exit_at_top.js": /^Deno\.exit\(\) was called while loading$/,
+    "05_relative_import.ts":
+      /^05_relative_import\.ts:1:19: cannot import "\.\/x\.ts": a single-file plugin imports no other/,
+    "05_throws_at_top.js": /^05_throws_at_top\.js:2:7: top level boom$/,
     "06_bad_name.js": /tool "bad name": invalid name/,
     "07_no_description.js": /tool "nd": missing description/,
     "08_bad_params.js": /tool "bp": parameters must be navi\.z\.object/,

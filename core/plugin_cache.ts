@@ -1,0 +1,94 @@
+import { join } from "node:path";
+import type { PluginPermissions } from "./plugin_api.ts";
+import type { ToolDefinitionData } from "./plugin_protocol.ts";
+import { APPROVAL_CLASSES, TOOL_NAME_PATTERN } from "./tool_types.ts";
+
+/** What is cached per plugin: its tools' definitions and the permissions it was granted. */
+export interface CacheEntry {
+  key: string;
+  grant: PluginPermissions;
+  tools: ToolDefinitionData[];
+}
+
+const KEEP_PER_PLUGIN = 4;
+
+/** Whether a value from a worker or a cache file is a well-formed tool definition. */
+export function validDefinition(value: unknown): value is ToolDefinitionData {
+  const d = value as ToolDefinitionData;
+  return !!d && typeof d === "object" && TOOL_NAME_PATTERN.test(String(d.name)) &&
+    typeof d.description === "string" && !!d.inputSchema && typeof d.inputSchema === "object" &&
+    APPROVAL_CLASSES.includes(d.approval) && typeof d.concurrencySafe === "boolean" &&
+    (d.timeoutMs === undefined || (typeof d.timeoutMs === "number" && d.timeoutMs > 0));
+}
+
+/** Plugin definitions in `$NAVI_HOME/cache/plugins/`, one file per plugin and key. Never throws. */
+export class PluginCache {
+  #dir: string;
+
+  /** A cache under `home`. */
+  constructor(home: string) {
+    this.#dir = join(home, "cache", "plugins");
+  }
+
+  #file(stem: string, key: string): string {
+    return join(this.#dir, `${encodeURIComponent(stem)}@${key.slice(0, 32)}.json`);
+  }
+
+  /** The entry for `stem` under `key`, if present and well-formed. */
+  read(stem: string, key: string): CacheEntry | undefined {
+    try {
+      const entry = JSON.parse(Deno.readTextFileSync(this.#file(stem, key))) as CacheEntry;
+      if (entry.key !== key || !Array.isArray(entry.tools) || !entry.tools.every(validDefinition)) {
+        return undefined;
+      }
+      if (!entry.grant || typeof entry.grant !== "object") return undefined;
+      return entry;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Store an entry; older entries of the same plugin beyond a few are removed. */
+  write(stem: string, entry: CacheEntry): void {
+    try {
+      Deno.mkdirSync(this.#dir, { recursive: true });
+      const file = this.#file(stem, entry.key);
+      const tmp = `${file}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+      Deno.writeTextFileSync(tmp, JSON.stringify(entry));
+      Deno.renameSync(tmp, file);
+      const prefix = `${encodeURIComponent(stem)}@`;
+      const mine = [...Deno.readDirSync(this.#dir)]
+        .filter((e) => e.name.startsWith(prefix) && e.name.endsWith(".json"))
+        .map((e) => ({
+          path: join(this.#dir, e.name),
+          at: Deno.statSync(join(this.#dir, e.name)).mtime ?? 0,
+        }))
+        .sort((a, b) => Number(b.at) - Number(a.at));
+      for (const old of mine.slice(KEEP_PER_PLUGIN)) Deno.removeSync(old.path);
+    } catch { /* a cache that cannot be written only costs time */ }
+  }
+
+  /** Forget a plugin's entry (its worker registered something else than the cache said). */
+  drop(stem: string, key: string): void {
+    try {
+      Deno.removeSync(this.#file(stem, key));
+    } catch { /* already gone */ }
+  }
+
+  /** The permission lines last announced per plugin (for "new plugin / changed permissions" notices). */
+  announced(): Record<string, string> {
+    try {
+      return JSON.parse(Deno.readTextFileSync(join(this.#dir, "announced.json")));
+    } catch {
+      return {};
+    }
+  }
+
+  /** Remember what was announced. */
+  setAnnounced(value: Record<string, string>): void {
+    try {
+      Deno.mkdirSync(this.#dir, { recursive: true });
+      Deno.writeTextFileSync(join(this.#dir, "announced.json"), JSON.stringify(value));
+    } catch { /* announced again next time */ }
+  }
+}
