@@ -6,6 +6,7 @@
 import { Command, Option } from "@commander-js/extra-typings";
 import { APPROVAL_MODES, type ApprovalMode, type NaviApp } from "../mod.ts";
 import { VERSION } from "../version.ts";
+import { installCrashGuard } from "./crash_guard.ts";
 import { terminalSafe } from "./terminal_text.ts";
 
 type Globals = { approval?: ApprovalMode };
@@ -38,6 +39,11 @@ export async function main(args: string[]): Promise<number> {
   };
   let status = 0;
   const program = buildProgram({ createApp, track: (a) => (app = a), exit: (code) => (status = code) });
+  const redact = (text: string) => app?.secrets.redact(text) ?? text;
+  const removeGuard = installCrashGuard({
+    line: (text) => console.error(terminalSafe(redact(text))),
+    log: (text) => app?.log("errors.log", text),
+  });
   try {
     await program.parseAsync(args, { from: "user" });
   } catch (err) {
@@ -47,6 +53,7 @@ export async function main(args: string[]): Promise<number> {
     status = err instanceof ConfigError || err instanceof SessionError ? 2 : 1;
   } finally {
     await app?.close();
+    removeGuard();
   }
   return status;
 }

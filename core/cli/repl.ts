@@ -172,6 +172,8 @@ class Repl {
       id = await pickSession(this.#sessions(), { ask: io.ask, out: this.#out, style });
     }
     this.#open({ id, continue: this.#opts.continue });
+    for (const line of this.#app.plugins.announcements()) this.#out.write(style.dim(`navi: ${line}`) + "\n");
+    this.#app.plugins.subscribe((e) => this.#notify(style.yellow(`navi: ${e.message}`)));
     if (io.interactive) {
       const failed = (s: McpServerState) =>
         `navi: MCP server ${s.name} ${s.status}: ${s.error} (/mcp for details)`;

@@ -32,6 +32,7 @@ export function slashContext(app: NaviApp, parts: ReplParts): SlashContext {
       dir: pluginsDir(app.home),
       reports: () => app.plugins.reports,
       reload: () => app.loadPlugins(),
+      announcements: () => app.plugins.announcements(),
     },
     mcp: {
       states: () => app.mcpStates(),

@@ -20,6 +20,8 @@ export interface PluginControl {
   reports(): PluginReport[];
   /** Rescan the directory; tools change from the next request. */
   reload(): Promise<PluginReport[]>;
+  /** Lines about new plugins and changed permissions, each returned once. */
+  announcements(): string[];
 }
 
 /** What `/mcp` can do. */

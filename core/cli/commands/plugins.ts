@@ -8,7 +8,7 @@ export function pluginWarnings(reports: PluginReport[]): string[] {
   return reports.filter((r) => r.status === "failed").map((r) => `plugin ${r.file} skipped: ${r.error}`);
 }
 
-/** `navi plugins` / `/plugins`: each file with loaded/failed, its tools and its error. */
+/** `navi plugins` / `/plugins`: each plugin with loaded/failed, its permissions, its tools and its error. */
 export function pluginsList(plugins: Pick<PluginControl, "dir" | "reports">, color = false): string {
   const style = makeStyle(color);
   const { dir } = plugins;
@@ -23,9 +23,11 @@ export function pluginsList(plugins: Pick<PluginControl, "dir" | "reports">, col
   const rows = reports.map((r) => [
     r.file,
     r.status === "loaded" ? style.green("loaded") : style.red("failed"),
+    r.status === "loaded" ? r.permissions ?? "" : "",
     r.status === "loaded" ? r.tools.join(", ") || "(no tools)" : r.error ?? "",
   ]);
-  return `${table([["FILE", "STATUS", "TOOLS / ERROR"].map(style.bold), ...rows])}\n${style.dim(dir)}`;
+  const header = ["PLUGIN", "STATUS", "PERMISSIONS", "TOOLS / ERROR"].map(style.bold);
+  return `${table([header, ...rows])}\n${style.dim(dir)}`;
 }
 
 /** Entries of the plugins directory that are not plugin files (so that "no plugins" can say why). */
@@ -33,7 +35,7 @@ function ignoredFiles(dir: string): string[] {
   try {
     const plugins = new Set(discoverPlugins(dir));
     return [...Deno.readDirSync(dir)].map((e) => e.name + (e.isDirectory ? "/" : ""))
-      .filter((n) => !plugins.has(n) && n !== "navi.d.ts").sort();
+      .filter((n) => !plugins.has(n) && !plugins.has(`${n}mod.ts`) && n !== "navi.d.ts").sort();
   } catch {
     return [];
   }
@@ -83,8 +85,9 @@ export function pluginSlashCommands(): SlashCommand[] {
         const reports = await plugins.reload();
         const tools = reports.flatMap((r) => r.tools);
         const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-        out.write(`reloaded ${plural(reports.length, "plugin file")}, ${plural(tools.length, "tool")}\n`);
+        out.write(`reloaded ${plural(reports.length, "plugin")}, ${plural(tools.length, "tool")}\n`);
         for (const w of pluginWarnings(reports)) out.write(`navi: ${w}\n`);
+        for (const line of plugins.announcements()) out.write(`navi: ${line}\n`);
         return;
       }
       out.write(pluginsList(plugins, Deno.stdout.isTerminal()) + "\n");

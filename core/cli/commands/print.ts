@@ -59,6 +59,7 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
   if (trap.received) return stopped();
   const full = piped.trim() ? `${prompt}\n\n${piped}` : prompt;
   const events = terminalEvents({ mode: "print", out, err, style });
+  app.plugins.subscribe((e) => err.write(`navi: ${e.message}\n`));
   preloadSdk();
   await app.startMcp();
   if (trap.received) return stopped();

@@ -38,10 +38,10 @@ Deno.test("a typed plugin and three broken ones: tools --json, plugins, and -p c
 
   const list = await runNavi(["plugins"], { home: home.path });
   assertEquals(list.code, 0, list.stderr);
-  assertMatch(list.stdout, /broken_syntax\.ts\s+failed\s+syntax error at 2:\d+: /);
+  assertMatch(list.stdout, /broken_syntax\.ts\s+failed\s+syntax error at broken_syntax\.ts:2:\d+: /);
   assertMatch(list.stdout, /no_default\.js\s+failed\s+the default export must be a function/);
   assertMatch(list.stdout, /throws\.mjs\s+failed\s+register\(\) failed: no luck/);
-  assertMatch(list.stdout, /word_count\.ts\s+loaded\s+word_count/);
+  assertMatch(list.stdout, /word_count\.ts\s+loaded\s+read \$WORKSPACE\s+word_count/);
 
   const server = startLlmServer([
     { toolCalls: [{ name: "word_count", arguments: '{"text":"one two three"}' }] },
@@ -71,7 +71,7 @@ Deno.test("plugins init writes a template that loads, and refuses to overwrite",
   assertEquals(again.code, 1);
   assertMatch(again.stderr, /greet\.ts already exists; not overwriting it/);
   const list = await runNavi(["plugins"], { home: home.path });
-  assertMatch(list.stdout, /greet\.ts\s+loaded\s+greet/);
+  assertMatch(list.stdout, /greet\.ts\s+loaded\s+read \$WORKSPACE\s+greet/);
 });
 
 Deno.test("navi.log writes to $NAVI_HOME/logs/plugins.log", async () => {
@@ -82,7 +82,7 @@ Deno.test("navi.log writes to $NAVI_HOME/logs/plugins.log", async () => {
     'export default (navi) => { navi.log("hello from talk"); };\n',
   );
   const r = await runNavi(["plugins"], { home: home.path });
-  assertMatch(r.stdout, /talk\.js\s+loaded\s+\(no tools\)/);
+  assertMatch(r.stdout, /talk\.js\s+loaded\s+read \$WORKSPACE\s+\(no tools\)/);
   assertMatch(
     await Deno.readTextFile(join(home.path, "logs", "plugins.log")),
     /\[plugin talk\.js\] hello from talk\n$/,
