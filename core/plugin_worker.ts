@@ -92,14 +92,16 @@ function guardChildren(env: Record<string, string> | null): void {
 }
 
 function link(modules: ModuleText[]): string {
+  const byFile = new Map<string, string>();
   let last = "";
   for (const m of modules) {
     let js = m.js;
     for (const imp of [...m.imports].sort((a, b) => b.start - a.start)) {
-      js = js.slice(0, imp.start) + JSON.stringify(urls.get(imp.target) ?? imp.target) + js.slice(imp.end);
+      js = js.slice(0, imp.start) + JSON.stringify(byFile.get(imp.target) ?? imp.target) + js.slice(imp.end);
     }
     last = URL.createObjectURL(new Blob([js], { type: "text/javascript" }));
     urls.set(last, m.file);
+    byFile.set(m.file, last);
   }
   return last;
 }
@@ -153,8 +155,9 @@ async function init(msg: InitMessage): Promise<void> {
   try {
     mod = await import(link(msg.modules));
   } catch (err) {
-    const where = /(\S+\.m?[jt]s):(\d+):(\d+)/.exec(readable(err instanceof Error ? err.stack ?? "" : ""));
-    throw new Error(`${where ? `${where[1]}:${where[2]}:${where[3]}: ` : ""}${describe(err)}`);
+    const where = /([^\s(]+\.m?[jt]s):(\d+):(\d+)/.exec(readable(err instanceof Error ? err.stack ?? "" : ""));
+    const message = describe(err).replace(/ at [^\s(]+\.m?[jt]s:\d+:\d+$/, "");
+    throw new Error(`${where ? `${where[1]}:${where[2]}:${where[3]}: ` : ""}${message}`);
   }
   if (typeof mod.default !== "function") {
     throw new Error("the default export must be a function: export default function register(navi) {...}");
