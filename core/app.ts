@@ -129,7 +129,7 @@ export class NaviApp {
    * CLI program calls this once, at exit.
    */
   async close(): Promise<void> {
-    this.plugins.close();
+    await this.plugins.close();
     for (const fn of this.#closers.splice(0)) {
       try {
         fn();

@@ -5,6 +5,7 @@ import type { ToolResult } from "./tool_types.ts";
 /** How long a cancelled (timed-out or aborted) handler may take to stop before its worker is ended. */
 export const STOP_GRACE_MS = 500;
 const BOOT_TIMEOUT_MS = 30_000;
+const SETTLE_MS = 150;
 
 /** What a worker said when `register` finished. */
 export interface Registration {
@@ -45,6 +46,7 @@ export class PluginWorker {
   #pending = new Map<number, Pending>();
   #next = 0;
   #idle?: ReturnType<typeof setTimeout>;
+  #lastEnd = -Infinity;
 
   /** A host for the plugin `opts.name`; nothing starts until `start` or `call`. */
   constructor(opts: PluginWorkerOptions) {
@@ -185,8 +187,18 @@ export class PluginWorker {
       clearTimeout(timer);
       opts.signal.removeEventListener("abort", onAbort!);
       this.#pending.delete(id);
+      this.#lastEnd = performance.now();
       this.#touch();
     }
+  }
+
+  /**
+   * Give a worker whose last call just ended a moment (up to `ms` after that call) to report a stray
+   * rejection: Deno notices an unhandled rejection in a worker some milliseconds after the task that caused it.
+   */
+  async settle(ms = SETTLE_MS): Promise<void> {
+    const wait = this.#lastEnd + ms - performance.now();
+    if (this.#worker && wait > 0) await new Promise((r) => setTimeout(r, wait));
   }
 
   #touch(): void {

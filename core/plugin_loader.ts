@@ -296,8 +296,10 @@ export class PluginLoader {
     return lines;
   }
 
-  /** End every plugin worker (at exit). */
-  close(): void {
-    for (const entry of this.#entries.values()) entry.worker.stop();
+  /** End every plugin worker (at exit), after a moment for late fault reports of calls that just ended. */
+  async close(): Promise<void> {
+    const entries = [...this.#entries.values()];
+    await Promise.all(entries.map((e) => e.worker.settle()));
+    for (const entry of entries) entry.worker.stop();
   }
 }

@@ -47,13 +47,15 @@ function describe(err: unknown): string {
   return readable(errorMessage(err));
 }
 
+/** Report a fault after the current task, so a result the handler already produced is sent first. */
 function fault(kind: FaultKind, err: unknown): void {
-  post({
-    type: "fault",
-    kind,
-    message: describe(err),
-    stack: err instanceof Error && err.stack ? readable(err.stack) : undefined,
-  });
+  setTimeout(() =>
+    post({
+      type: "fault",
+      kind,
+      message: describe(err),
+      stack: err instanceof Error && err.stack ? readable(err.stack) : undefined,
+    }), 0);
 }
 
 scope.addEventListener("unhandledrejection", (e) => {
@@ -155,7 +157,9 @@ async function init(msg: InitMessage): Promise<void> {
   try {
     mod = await import(link(msg.modules));
   } catch (err) {
-    const where = /([^\s(]+\.m?[jt]s):(\d+):(\d+)/.exec(readable(err instanceof Error ? err.stack ?? "" : ""));
+    const where = /([^\s(]+\.m?[jt]s):(\d+):(\d+)/.exec(
+      readable(err instanceof Error ? err.stack ?? "" : ""),
+    );
     const message = describe(err).replace(/ at [^\s(]+\.m?[jt]s:\d+:\d+$/, "");
     throw new Error(`${where ? `${where[1]}:${where[2]}:${where[3]}: ` : ""}${message}`);
   }

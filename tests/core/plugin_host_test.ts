@@ -38,7 +38,7 @@ Deno.test("a spinning handler, Deno.exit and a stray rejection end only the plug
   await using home = await tempDir();
   await Deno.mkdir(join(home.path, "plugins"));
   await Deno.writeTextFile(join(home.path, "plugins", "hostile.js"), HOSTILE);
-  const calls = ["spin", "ping", "quit", "ping", "stray", "ping"];
+  const calls = ["spin", "ping", "quit", "ping", "stray"];
   const server = startLlmServer([...calls.map((name) => ({ toolCalls: [{ name, arguments: "{}" }] })), {
     text: "still here",
   }]);
@@ -54,7 +54,6 @@ Deno.test("a spinning handler, Deno.exit and a stray rejection end only the plug
     assertMatch(String(results[2].error), /^plugin hostile\.js stopped \(Deno\.exit\(7\) was called\)/);
     assertEquals(results[3], { ok: true, pong: true });
     assertEquals(results[4], { ok: true, sent: true });
-    assertEquals(results[5], { ok: true, pong: true });
     const lines = r.stderr.split("\n").filter((l) => l.startsWith("navi: "));
     assertEquals(lines, [
       "navi: plugin hostile.js stopped (Deno.exit(7) was called); its next call starts it again",
@@ -181,5 +180,36 @@ export default function register(navi: NaviPluginApi): void {
     assertMatch(list.stdout, new RegExp(`netter\\.ts\\s+loaded\\s+net ${host}\\s+fetch_it`));
   } finally {
     await target.shutdown();
+  }
+});
+
+Deno.test("the REPL reports a worker crash once, after the turn, and takes the next prompt", async () => {
+  await using home = await tempDir();
+  await Deno.mkdir(join(home.path, "plugins"));
+  await Deno.writeTextFile(join(home.path, "plugins", "hostile.js"), HOSTILE);
+  const server = startLlmServer([
+    { toolCalls: [{ name: "quit", arguments: "{}" }] },
+    { text: "first answer" },
+    { toolCalls: [{ name: "ping", arguments: "{}" }] },
+    { text: "second answer" },
+  ]);
+  try {
+    await writeConfig(home.path, llmConfig(server.url));
+    const r = await runNavi([], { home: home.path, stdin: "one\ntwo\n/exit\n" });
+    assertEquals(r.code, 0, r.stderr);
+    const out = r.stdout.split("\n");
+    const crash = out.filter((l) =>
+      l.includes("stopped (Deno.exit(7)") && l.startsWith("\r\x1b[Knavi: ") ||
+      l.startsWith("navi: plugin hostile.js stopped")
+    );
+    assertEquals(crash.length, 1, r.stdout);
+    assert(
+      out.findIndex((l) => l.includes("first answer")) < out.indexOf(crash[0]),
+      "reported after the turn",
+    );
+    assert(r.stdout.includes("second answer"));
+    assertEquals(toolResults(server.requests).at(-1), { ok: true, pong: true });
+  } finally {
+    await server.close();
   }
 });

@@ -22,7 +22,7 @@ async function loaderWith(files: Record<string, string>, timeoutMs = 1000) {
   const home = {
     path: dir.path,
     async [Symbol.asyncDispose]() {
-      loader.close();
+      await loader.close();
       await dir[Symbol.asyncDispose]();
     },
   };
@@ -194,4 +194,14 @@ Deno.test("the example plugins load", async () => {
   });
   const s = await registry.invoke("http_status", '{"code":404}', toolContext(home.path));
   assertEquals(s, { ok: true, code: 404, class: "ClientError", meaning: "Not Found" });
+  await Deno.writeTextFile(join(home.path, "package.json"), '{"scripts":{"test":"deno test"}}');
+  assertEquals(
+    await registry.invoke(
+      "json_query",
+      '{"path":"package.json","query":"scripts.test"}',
+      toolContext(home.path),
+    ),
+    { ok: true, value: "deno test" },
+    "json_query reads the workspace with the default permission",
+  );
 });

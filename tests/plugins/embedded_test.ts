@@ -11,7 +11,11 @@ Deno.test("the embedded plugin worker equals a fresh bundle of core/plugin_worke
   const { bundleWorker } = await import("../../scripts/embed.ts");
   const { PLUGIN_WORKER_JS } = await import("../../core/plugin_worker_js.ts");
   const fresh = await bundleWorker(new URL(`file://${ROOT}`));
-  assertEquals(PLUGIN_WORKER_JS.length, fresh.length, "core/plugin_worker_js.ts is stale: run deno task embed");
+  assertEquals(
+    PLUGIN_WORKER_JS.length,
+    fresh.length,
+    "core/plugin_worker_js.ts is stale: run deno task embed",
+  );
   assertEquals(PLUGIN_WORKER_JS === fresh, true, "core/plugin_worker_js.ts is stale: run deno task embed");
 });
 
