@@ -86,7 +86,6 @@ export {
   type ModelPriceSettings,
   naviHome,
   parseConfig,
-  PermissionsSchema,
   type PluginSettings,
   type ProviderSettings,
   type RetrySettings,
@@ -119,7 +118,13 @@ export {
   type PluginReport,
 } from "./plugin_loader.ts";
 export { discoverPlugins, pluginsDir } from "./plugin_source.ts";
-export { DEFAULT_PERMISSIONS, describePermissions, workerPermissions } from "./plugin_permissions.ts";
+export {
+  DEFAULT_PERMISSIONS,
+  describePermissions,
+  type PermissionContext,
+  type WorkerPermissions,
+  workerPermissions,
+} from "./plugin_permissions.ts";
 export type {
   NaviPluginApi,
   PermissionGrant,

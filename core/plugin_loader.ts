@@ -34,8 +34,11 @@ export interface PluginEvent {
 
 /** What the loader needs. */
 export interface PluginLoaderOptions {
+  /** navi's home: plugins/, cache/ and logs/ are under it. */
   home: string;
+  /** The workspace root handed to plugins (and `$WORKSPACE` in permissions). */
   workspace: string;
+  /** navi's version, handed to plugins and part of the cache key. */
   version: string;
   /** `plugins.<stem>` sections of config.json. */
   config?: Record<string, PluginSettings>;
@@ -47,6 +50,7 @@ export interface PluginLoaderOptions {
   userHome?: string;
   /** The environment plugins may be granted: navi's secrets removed (default: none). */
   childEnv?: () => Record<string, string>;
+  /** A line for `$NAVI_HOME/logs/plugins.log`. */
   log?: (message: string) => void;
 }
 

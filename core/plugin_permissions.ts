@@ -9,18 +9,27 @@ export const PERMISSION_KINDS = ["read", "write", "net", "env", "run"] as const;
 
 /** Deno's permission set for a worker (`deno.permissions` of `new Worker`). */
 export interface WorkerPermissions {
+  /** Paths it may read, or all. */
   read: boolean | string[];
+  /** Paths it may write, or all. */
   write: boolean | string[];
+  /** Hosts it may reach, or all. */
   net: boolean | string[];
+  /** Variables it may read (never navi's secrets). */
   env: boolean | string[];
+  /** Programs it may start, or all. */
   run: boolean | string[];
+  /** Never. */
   ffi: false;
+  /** Never. */
   sys: false;
+  /** Never (plugins import only their own linked files and node: built-ins). */
   import: false;
 }
 
 /** Where `$WORKSPACE` and `$HOME` point, and which environment variables are not navi's secrets. */
 export interface PermissionContext {
+  /** What `$WORKSPACE` and relative paths mean. */
   workspace: string;
   /** The user's home directory (`$HOME`). */
   userHome: string;
