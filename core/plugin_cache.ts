@@ -1,13 +1,15 @@
 import { join } from "node:path";
 import type { PluginPermissions } from "./plugin_api.ts";
-import type { ToolDefinitionData } from "./plugin_protocol.ts";
+import type { ModuleText, ToolDefinitionData } from "./plugin_protocol.ts";
 import { APPROVAL_CLASSES, TOOL_NAME_PATTERN } from "./tool_types.ts";
 
-/** What is cached per plugin: its tools' definitions and the permissions it was granted. */
+/** What is cached per plugin: its tools' definitions, the permissions it was granted, its stripped modules. */
 export interface CacheEntry {
   key: string;
   grant: PluginPermissions;
   tools: ToolDefinitionData[];
+  /** The type-stripped, parsed modules, so a first call needs no compiler (checked against the hash). */
+  modules?: ModuleText[];
 }
 
 const KEEP_PER_PLUGIN = 4;
@@ -75,20 +77,31 @@ export class PluginCache {
     } catch { /* already gone */ }
   }
 
-  /** The permission lines last announced per plugin (for "new plugin / changed permissions" notices). */
-  announced(): Record<string, string> {
+  /**
+   * Lines about loaded plugins that are new or whose permissions changed since the last announcement; what
+   * is announced is remembered (in `announced.json`), so each line is said once.
+   */
+  announce(reports: { file: string; status: string; tools: string[]; permissions?: string }[]): string[] {
+    const file = join(this.#dir, "announced.json");
+    let seen: Record<string, string> = {};
     try {
-      return JSON.parse(Deno.readTextFileSync(join(this.#dir, "announced.json")));
-    } catch {
-      return {};
+      seen = JSON.parse(Deno.readTextFileSync(file));
+    } catch { /* nothing announced yet */ }
+    const lines: string[] = [];
+    for (const r of reports) {
+      if (r.status !== "loaded" || !r.permissions || seen[r.file] === r.permissions) continue;
+      lines.push(
+        seen[r.file] === undefined
+          ? `new plugin ${r.file} (${r.tools.join(", ") || "no tools"}) may: ${r.permissions}`
+          : `plugin ${r.file} permissions changed: ${r.permissions} (was: ${seen[r.file]})`,
+      );
+      seen[r.file] = r.permissions;
     }
-  }
-
-  /** Remember what was announced. */
-  setAnnounced(value: Record<string, string>): void {
+    if (!lines.length) return lines;
     try {
       Deno.mkdirSync(this.#dir, { recursive: true });
-      Deno.writeTextFileSync(join(this.#dir, "announced.json"), JSON.stringify(value));
+      Deno.writeTextFileSync(file, JSON.stringify(seen));
     } catch { /* announced again next time */ }
+    return lines;
   }
 }

@@ -4,7 +4,7 @@ import { type CacheEntry, PluginCache, validDefinition } from "./plugin_cache.ts
 import type { CompiledPlugin } from "./plugin_compile.ts";
 import { PluginWorker, type Registration } from "./plugin_host.ts";
 import { DEFAULT_PERMISSIONS, describePermissions, workerPermissions } from "./plugin_permissions.ts";
-import type { ToolDefinitionData } from "./plugin_protocol.ts";
+import type { ModuleText, ToolDefinitionData } from "./plugin_protocol.ts";
 import { discoverPlugins, pluginsDir, type PluginSource, readPlugin, sha256 } from "./plugin_source.ts";
 import { pluginTool } from "./plugin_tool.ts";
 import type { ToolRegistry } from "./registry.ts";
@@ -61,6 +61,8 @@ interface Entry {
   tools: ToolDefinitionData[];
   worker: PluginWorker;
   compiled?: CompiledPlugin;
+  /** Stripped modules from the cache (used once the files' hash is checked again). */
+  modules?: ModuleText[];
   checked?: Registration;
 }
 
@@ -163,13 +165,8 @@ export class PluginLoader {
   }
 
   #entry(source: PluginSource, cached: CacheEntry, compiled?: CompiledPlugin): Entry {
-    const entry: Entry = {
-      source,
-      key: cached.key,
-      grant: cached.grant,
-      tools: cached.tools,
-      compiled,
-    } as Entry;
+    const entry = { source, key: cached.key, grant: cached.grant, tools: cached.tools, compiled } as Entry;
+    if (!compiled && Array.isArray(cached.modules)) entry.modules = cached.modules;
     const userHome = this.#opts.userHome ?? Deno.env.get("HOME") ?? "/";
     const env = this.#opts.childEnv?.() ?? {};
     entry.worker = new PluginWorker({
@@ -181,7 +178,7 @@ export class PluginLoader {
       }),
       bootUrl: () => this.#boot(),
       prepare: async () => ({
-        modules: (await this.#compiled(entry)).modules,
+        modules: await this.#modules(entry),
         api: {
           workspace: this.#opts.workspace,
           home: this.#opts.home,
@@ -204,15 +201,16 @@ export class PluginLoader {
     return entry;
   }
 
-  async #compiled(entry: Entry): Promise<CompiledPlugin> {
-    if (entry.compiled) return entry.compiled;
+  async #modules(entry: Entry): Promise<ModuleText[]> {
+    if (entry.compiled) return entry.compiled.modules;
     const { source } = entry;
     const now = await readPlugin(pluginsDir(this.#opts.home), source.name);
     if (now.hash !== source.hash) {
       throw new Error(`${source.name} changed since it was loaded; run /plugins reload`);
     }
+    if (entry.modules) return entry.modules;
     entry.compiled = (await COMPILE()).compilePlugin(now);
-    return entry.compiled;
+    return entry.compiled.modules;
   }
 
   async #boot(): Promise<string> {
@@ -243,7 +241,7 @@ export class PluginLoader {
       }
       entry.tools = reg.tools;
       entry.checked = reg;
-      this.#cache.write(source.stem, { key, grant, tools: reg.tools });
+      this.#cache.write(source.stem, { key, grant, tools: reg.tools, modules: compiled.modules });
       return entry;
     } finally {
       entry.worker.stop();
@@ -280,30 +278,18 @@ export class PluginLoader {
     throw new Error(`tool "${name}" is already registered by ${source.origin} (the earlier file wins)`);
   }
 
-  /**
-   * Lines about plugins that are new or whose permissions changed since the last announcement (each said
-   * once: what was announced is remembered in the cache directory).
-   */
+  /** Lines about plugins that are new or whose permissions changed since they were last announced (once). */
   announcements(): string[] {
-    const seen = this.#cache.announced();
-    const lines: string[] = [];
-    for (const r of this.reports) {
-      if (r.status !== "loaded" || !r.permissions || seen[r.file] === r.permissions) continue;
-      lines.push(
-        seen[r.file] === undefined
-          ? `new plugin ${r.file} (${r.tools.join(", ") || "no tools"}) may: ${r.permissions}`
-          : `plugin ${r.file} permissions changed: ${r.permissions} (was: ${seen[r.file]})`,
-      );
-      seen[r.file] = r.permissions;
-    }
-    if (lines.length) this.#cache.setAnnounced(seen);
-    return lines;
+    return this.#cache.announce(this.reports);
   }
 
-  /** End every plugin worker (at exit), after a moment for late fault reports of calls that just ended. */
-  async close(): Promise<void> {
+  /**
+   * End every plugin worker (at exit), after a moment for late fault reports of calls that just ended
+   * (`settle: false` skips that moment).
+   */
+  async close(opts: { settle?: boolean } = {}): Promise<void> {
     const entries = [...this.#entries.values()];
-    await Promise.all(entries.map((e) => e.worker.settle()));
+    if (opts.settle !== false) await Promise.all(entries.map((e) => e.worker.settle()));
     for (const entry of entries) entry.worker.stop();
   }
 }
