@@ -21,6 +21,8 @@ interface Case {
   name: string;
   argv: string[];
   home?: string;
+  /** A directory removed before every run (a cold plugin cache). */
+  fresh?: string;
 }
 
 async function home(config: Record<string, unknown>, plugins = 0, noCodeCache = false): Promise<string> {
@@ -67,7 +69,11 @@ async function hyperfine(c: Case): Promise<number> {
   const out = await Deno.makeTempFile({ suffix: ".json" });
   const quoted = c.argv.map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(" ");
   const r = await new Deno.Command("hyperfine", {
-    args: ["-N", "-w", "2", "-r", String(RUNS), "--export-json", out, "--output", "null", quoted],
+    args: [
+      ...["-N", "-w", "2", "-r", String(RUNS), "--export-json", out, "--output", "null"],
+      ...(c.fresh ? ["--prepare", `rm -rf '${c.fresh}'`] : []),
+      quoted,
+    ],
     env: envOf(c),
     stdout: "null",
     stderr: "piped",
@@ -82,6 +88,7 @@ async function loop(all: Case[]): Promise<number[]> {
   const times: number[][] = all.map(() => []);
   for (let round = 0; round < RUNS + 2; round++) {
     for (const [i, c] of all.entries()) {
+      if (c.fresh) await Deno.remove(c.fresh, { recursive: true }).catch(() => {});
       const t = performance.now();
       const r = await new Deno.Command(c.argv[0], {
         args: c.argv.slice(1),
@@ -106,6 +113,26 @@ async function measure(all: Case[]): Promise<number[]> {
   return out;
 }
 
+/** RSS of an idle REPL (stdin open, nothing typed) 2 s after start, median of 3, in MB. */
+async function idleRss(dir: string): Promise<number> {
+  const out: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const child = new Deno.Command(NAVI[0], {
+      args: NAVI.slice(1),
+      env: { ...Deno.env.toObject(), NAVI_HOME: dir, NO_COLOR: "1" },
+      stdin: "piped",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    await new Promise((r) => setTimeout(r, 2000));
+    const status = await Deno.readTextFile(`/proc/${child.pid}/status`);
+    out.push(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
+    await child.stdin.close();
+    await child.status;
+  }
+  return out.sort((a, b) => a - b)[1];
+}
+
 const llm = startLlmServer((_i, body) => {
   const last = (body.messages as { role: string }[]).at(-1)!;
   return last.role === "tool"
@@ -118,6 +145,8 @@ const everything = {
   ...provider,
   mcp_servers: { everything: { command: EVERYTHING[0], args: EVERYTHING.slice(1) } },
 };
+const plugins100 = await home({}, 100);
+const coldPlugins100 = await home({}, 100);
 const cases: Case[] = [
   { name: "navi --version", argv: [...NAVI, "--version"] },
   { name: "navi.js --version (bundle)", argv: [...BUNDLE, "--version"] },
@@ -128,7 +157,17 @@ const cases: Case[] = [
     argv: [...BUNDLE, "tools", "--json"],
     home: await home({}, 0, true),
   },
-  { name: "navi tools --json, 100 plugins", argv: [...NAVI, "tools", "--json"], home: await home({}, 100) },
+  {
+    name: "navi tools --json, 100 plugins, warm cache",
+    argv: [...NAVI, "tools", "--json"],
+    home: plugins100,
+  },
+  {
+    name: "navi tools --json, 100 plugins, cold (first run: no cache)",
+    argv: [...NAVI, "tools", "--json"],
+    home: coldPlugins100,
+    fresh: join(coldPlugins100, "cache"),
+  },
   {
     name: "navi mcp list, 1 stdio server",
     argv: [...NAVI, "mcp", "list"],
@@ -163,6 +202,14 @@ try {
     `\n${
       hasHyperfine ? "hyperfine" : "loop (interleaved rounds)"
     }, ${RUNS} runs each, ${Deno.build.os} ${navigator.hardwareConcurrency} cores\n`,
+  );
+  const warm = times[cases.findIndex((c) => c.name.includes("100 plugins, warm"))];
+  const none = times[cases.findIndex((c) => c.name === "navi tools --json, 0 plugins")];
+  rows.push("", `tools --json with 100 plugins (warm cache) / with 0 plugins: ${(warm / none).toFixed(2)}x`);
+  const [idleNone, idleHundred] = [await idleRss(await home({})), await idleRss(plugins100)];
+  rows.push(
+    `idle REPL memory (RSS, median of 3): 0 plugins ${idleNone.toFixed(1)} MB, 100 plugins (warm cache) ` +
+      `${idleHundred.toFixed(1)} MB: +${(idleHundred - idleNone).toFixed(1)} MB`,
   );
   console.log(rows.join("\n"));
   console.log(`\nnavi.js (deno task bundle): ${(bundle.sizes.total / 1024).toFixed(0)} KB`);
