@@ -158,6 +158,7 @@ export class PluginWorker {
     opts: { signal: AbortSignal; timeoutMs: number },
   ): Promise<ToolResult> {
     await this.start();
+    if (opts.signal.aborted) return { ok: false, error: "Aborted by the user" };
     const id = ++this.#next;
     clearTimeout(this.#idle);
     let timer: ReturnType<typeof setTimeout> | undefined;

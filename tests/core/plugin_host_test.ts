@@ -213,3 +213,38 @@ Deno.test("the REPL reports a worker crash once, after the turn, and takes the n
     await server.close();
   }
 });
+
+Deno.test("a plugin granted run starts programs without navi's secrets in their environment", async () => {
+  await using home = await tempDir();
+  await Deno.mkdir(join(home.path, "plugins"));
+  await Deno.writeTextFile(
+    join(home.path, "plugins", "runner.js"),
+    `export const permissions = { run: ["env"] };
+export default (navi) => { ${
+      tool(
+        "run_env",
+        `async () => ({ ok: true, env: new TextDecoder().decode((await new Deno.Command("env").output()).stdout) })`,
+      )
+    } };
+`,
+  );
+  const key = "sk-plugin-run-secret-0815";
+  const server = startLlmServer([{ toolCalls: [{ name: "run_env", arguments: "{}" }] }, { text: "ok" }]);
+  try {
+    const config = llmConfig(server.url);
+    (config.providers as Record<string, { api_key: string }>).local.api_key = "$NAVI_TEST_KEY";
+    await writeConfig(home.path, config);
+    const r = await runNavi(["-p", "env"], {
+      home: home.path,
+      env: { NAVI_TEST_KEY: key, VISIBLE_VAR: "yes" },
+    });
+    assertEquals(r.code, 0, r.stderr);
+    const [result] = toolResults(server.requests);
+    assertEquals(result.ok, true, JSON.stringify(result));
+    assertMatch(String(result.env), /^VISIBLE_VAR=yes$/m);
+    assert(!String(result.env).includes("NAVI_TEST_KEY"), "the secret's variable is not passed on");
+    assert(!String(result.env).includes(key));
+  } finally {
+    await server.close();
+  }
+});

@@ -205,3 +205,51 @@ Deno.test("the example plugins load", async () => {
     "json_query reads the workspace with the default permission",
   );
 });
+
+Deno.test("reload keeps an unchanged plugin's worker; an idle worker ends and the next call starts one", async () => {
+  const { home, registry, loader } = await loaderWith({
+    "keep.js": `export default (navi) => { ${tool("keep")} };`,
+  });
+  await using _ = home;
+  const started = loader.workersStarted;
+  assertEquals(await registry.invoke("keep", "{}", toolContext(home.path)), { ok: true });
+  assertEquals(loader.workersStarted, started + 1);
+  await loader.load();
+  assertEquals(await registry.invoke("keep", "{}", toolContext(home.path)), { ok: true });
+  assertEquals(loader.workersStarted, started + 1, "the unchanged plugin kept its running worker");
+
+  const idle = new PluginLoader(registry, {
+    home: home.path,
+    workspace: home.path,
+    version: "9.9.9",
+    idleMs: 100,
+  });
+  try {
+    await idle.load();
+    assertEquals(await registry.invoke("keep", "{}", toolContext(home.path)), { ok: true });
+    await new Promise((r) => setTimeout(r, 300));
+    assertEquals(await registry.invoke("keep", "{}", toolContext(home.path)), { ok: true });
+    assertEquals(idle.workersStarted, 2, "the idle worker ended; the next call started a new one");
+  } finally {
+    await idle.close();
+  }
+});
+
+Deno.test("Ctrl-C during a spinning handler ends its worker and returns at once", async () => {
+  const { home, registry } = await loaderWith({
+    "spin.js": `export default (navi) => {
+      navi.registerTool({ name: "spin", description: "- s", parameters: navi.z.object({}), approval: "read_only",
+        handler: () => { while (true) {} } });
+      ${tool("after")}
+    };`,
+  });
+  await using _ = home;
+  assertEquals(await registry.invoke("after", "{}", toolContext(home.path)), { ok: true }, "the worker runs");
+  const controller = new AbortController();
+  const started = performance.now();
+  setTimeout(() => controller.abort(), 200);
+  const r = await registry.invoke("spin", "{}", toolContext(home.path, { signal: controller.signal }));
+  assertEquals(r, { ok: false, error: "Aborted by the user" });
+  assert(performance.now() - started < 200 + 1000, "within the grace after Ctrl-C");
+  assertEquals(await registry.invoke("after", "{}", toolContext(home.path)), { ok: true });
+});
