@@ -1,6 +1,10 @@
-// A navi plugin: one self-contained file. navi strips the types and calls the default export at start-up.
-// Import types only (they are erased); take everything else from `navi`. See navi.d.ts beside this file.
+// A navi plugin: one file (or a folder with mod.ts). navi strips the types and runs it in its own worker,
+// which may do only what `permissions` grants (without it: read the workspace). Import types only; take
+// everything else from `navi`. See navi.d.ts beside this file.
 import type { NaviPluginApi } from "./navi.d.ts";
+
+// What the plugin may do besides computing (a literal; config.json plugins.<name>.permissions replaces it):
+// export const permissions = { read: ["$WORKSPACE"], net: ["api.example.com"] };
 
 export default function register(navi: NaviPluginApi): void {
   navi.registerTool({
