@@ -163,7 +163,12 @@ export class Agent {
     const sent = session.messages.length;
     const changed = this.cache.observe({ tools, messages: session.messages });
     const usage = emptyUsage();
-    const response = new ResponseAssembler(usage, { onText: events.text });
+    const response = new ResponseAssembler(usage, {
+      onText: events.text,
+      onToolName: (name) => {
+        if (tools.some((t) => t.function.name === name)) this.#opts.registry.get(name)?.warm?.();
+      },
+    });
     const onRetry = events.retry && ((info: RetryInfo) => events.retry!(info));
     try {
       const req = { messages: session.messages, tools, cacheKey: session.meta.id };

@@ -131,7 +131,11 @@ export class PluginLoader {
     this.#entries.set(file, outcome);
     for (const def of outcome.tools) {
       this.#registry.register(
-        pluginTool(def, (name, args, opts) => this.#call(outcome, name, args, opts)),
+        pluginTool(
+          def,
+          (name, args, opts) => this.#call(outcome, name, args, opts),
+          () => void outcome.worker.start("call").catch(() => {}),
+        ),
         { kind: "plugin", origin: file },
       );
     }

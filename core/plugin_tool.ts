@@ -15,7 +15,7 @@ export type PluginCall = (
  * `run` that sends the call to the plugin's worker. The worker validates the arguments with the plugin's zod
  * schema; navi applies the timeout and the truncation rules.
  */
-export function pluginTool(def: ToolDefinitionData, call: PluginCall): Tool {
+export function pluginTool(def: ToolDefinitionData, call: PluginCall, warm?: () => void): Tool {
   const timeoutMs = def.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxOutputChars = DEFAULT_MAX_OUTPUT_CHARS;
   return {
@@ -26,6 +26,7 @@ export function pluginTool(def: ToolDefinitionData, call: PluginCall): Tool {
     timeoutMs,
     maxOutputChars,
     inputSchema: def.inputSchema,
+    warm,
     async run(raw, ctx) {
       try {
         const args = parseArguments(def.name, raw);

@@ -36,11 +36,16 @@ export class ResponseAssembler {
   #calls: ToolCall[] = [];
   #usage: Usage;
   #onText?: (delta: string) => void;
+  #onToolName?: (name: string) => void;
 
-  /** `usage` is added to as usage arrives; `opts.onText` hears every text delta. */
-  constructor(usage: Usage, opts: { onText?(delta: string): void } = {}) {
+  /**
+   * `usage` is added to as usage arrives; `opts.onText` hears every text delta, `opts.onToolName` a tool
+   * call's name as soon as its arguments start (before the response is complete).
+   */
+  constructor(usage: Usage, opts: { onText?(delta: string): void; onToolName?(name: string): void } = {}) {
     this.#usage = usage;
     this.#onText = opts.onText;
+    this.#onToolName = opts.onToolName;
   }
 
   /** Take in one chunk. */
@@ -62,7 +67,10 @@ export class ResponseAssembler {
       const call = this.#calls[index] ??= { id: "", name: "", arguments: "" };
       if (tc.id) call.id = tc.id;
       if (tc.function?.name) call.name += tc.function.name;
-      if (tc.function?.arguments) call.arguments += tc.function.arguments;
+      if (tc.function?.arguments) {
+        if (!call.arguments) this.#onToolName?.(call.name);
+        call.arguments += tc.function.arguments;
+      }
     }
   }
 

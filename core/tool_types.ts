@@ -155,6 +155,8 @@ export interface Tool {
   run(args: unknown, ctx: ToolContext): Promise<ToolResult>;
   /** What a call would change (tools that define a preview); undefined when unknown. Never throws. */
   preview?(args: unknown, ctx: ToolContext): Promise<ToolPreview | undefined>;
+  /** A call is on its way (the model is still streaming it): get ready (a plugin tool starts its worker). */
+  warm?(): void;
 }
 
 /** How long a tool call may run unless its definition says otherwise. */

@@ -256,3 +256,38 @@ Deno.test("an abort during a request keeps the conversation consistent", async (
   assert(r.aborted);
   assertEquals(t.convo.agent.session.messages.at(-1)?.role, "user");
 });
+
+Deno.test("a streamed tool call warms its tool (a plugin starts its worker) only when the tool was offered", async () => {
+  await using t = await setup([
+    { toolCalls: [{ name: "warm_ro", arguments: "{}" }, { name: "warm_cmd", arguments: "{}" }] },
+    { text: "done" },
+  ], { approval: "plan" });
+  const warmed: string[] = [];
+  for (const [name, approval] of [["warm_ro", "read_only"], ["warm_cmd", "command"]] as const) {
+    const tool = defineTool({
+      name,
+      description: `- ${name}`,
+      parameters: z.object({}),
+      approval,
+      handler: () => ({ ok: true }),
+    });
+    t.app.registry.register({ ...tool, warm: () => warmed.push(name) });
+  }
+  await t.convo.agent.run("go", new AbortController().signal);
+  assertEquals(warmed, ["warm_ro"], "plan mode does not offer the command tool, so it is not warmed");
+});
+
+Deno.test("the response assembler names a tool call as soon as its arguments start", async () => {
+  const { ResponseAssembler, emptyUsage } = await import("../../core/mod.ts");
+  const names: string[] = [];
+  const r = new ResponseAssembler(emptyUsage(), { onToolName: (n) => names.push(n) });
+  const piece = (fn: Record<string, string>) => ({
+    choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: fn }] } }],
+  });
+  r.add(piece({ name: "word_" }) as never);
+  r.add(piece({ name: "count" }) as never);
+  assertEquals(names, []);
+  r.add(piece({ arguments: '{"te' }) as never);
+  r.add(piece({ arguments: 'xt":"a"}' }) as never);
+  assertEquals(names, ["word_count"]);
+});
