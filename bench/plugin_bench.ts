@@ -21,7 +21,7 @@ async function loaded(): Promise<{ registry: ToolRegistry; loader: PluginLoader 
   await loader.load();
   return { registry, loader };
 }
-await (await loaded()).loader.close({ settle: false });
+await (await loaded()).loader.close({ flush: false });
 
 function count(text: string) {
   return { ok: true, lines: text.split("\n").length, words: text.split(/\s+/).filter(Boolean).length };
@@ -53,7 +53,7 @@ Deno.bench({
     const r = await registry.invoke("word_count", ARGS, ctx);
     b.end();
     if (!r.ok) throw new Error(r.error);
-    await loader.close({ settle: false });
+    await loader.close({ flush: false });
   },
 });
 
@@ -65,11 +65,11 @@ Deno.bench({
     b.start();
     const { loader } = await loaded();
     b.end();
-    await loader.close({ settle: false });
+    await loader.close({ flush: false });
   },
 });
 
 globalThis.addEventListener("unload", () => {
-  warm.loader.close({ settle: false });
+  warm.loader.close({ flush: false });
   Deno.removeSync(home, { recursive: true });
 });

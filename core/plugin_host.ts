@@ -5,7 +5,7 @@ import type { ToolResult } from "./tool_types.ts";
 /** How long a cancelled (timed-out or aborted) handler may take to stop before its worker is ended. */
 export const STOP_GRACE_MS = 500;
 const BOOT_TIMEOUT_MS = 30_000;
-const SETTLE_MS = 150;
+const FLUSH_MS = 500;
 
 /** What a worker said when `register` finished. */
 export interface Registration {
@@ -46,7 +46,7 @@ export class PluginWorker {
   #pending = new Map<number, Pending>();
   #next = 0;
   #idle?: ReturnType<typeof setTimeout>;
-  #lastEnd = -Infinity;
+  #flushed?: () => void;
 
   /** A host for the plugin `opts.name`; nothing starts until `start` or `call`. */
   constructor(opts: PluginWorkerOptions) {
@@ -118,6 +118,7 @@ export class PluginWorker {
 
   #message(msg: FromWorker): void {
     if (msg.type === "log") this.#opts.log(`[plugin ${this.#opts.name}] ${String(msg.line)}`);
+    else if (msg.type === "flushed") this.#flushed?.();
     else if (msg.type === "fault") {
       if (msg.stack) this.#opts.log(`[plugin ${this.#opts.name}] ${msg.stack}`);
       this.#fault(msg.kind, String(msg.message));
@@ -188,18 +189,24 @@ export class PluginWorker {
       clearTimeout(timer);
       opts.signal.removeEventListener("abort", onAbort!);
       this.#pending.delete(id);
-      this.#lastEnd = performance.now();
       this.#touch();
     }
   }
 
   /**
-   * Give a worker whose last call just ended a moment (up to `ms` after that call) to report a stray
-   * rejection: Deno notices an unhandled rejection in a worker some milliseconds after the task that caused it.
+   * Wait (at most `ms`) until the worker has sent every report it has queued: a stray rejection of a call that
+   * just ended is reported in the task after it, which a flush round trip waits for. Skipped while calls run.
    */
-  async settle(ms = SETTLE_MS): Promise<void> {
-    const wait = this.#lastEnd + ms - performance.now();
-    if (this.#worker && wait > 0) await new Promise((r) => setTimeout(r, wait));
+  async flush(ms = FLUSH_MS): Promise<void> {
+    if (!this.#worker || this.#pending.size) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await new Promise<void>((resolve) => {
+      this.#flushed = resolve;
+      timer = setTimeout(resolve, ms);
+      this.#post({ type: "flush" });
+    });
+    clearTimeout(timer);
+    this.#flushed = undefined;
   }
 
   #touch(): void {

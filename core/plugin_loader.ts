@@ -288,12 +288,12 @@ export class PluginLoader {
   }
 
   /**
-   * End every plugin worker (at exit), after a moment for late fault reports of calls that just ended
-   * (`settle: false` skips that moment).
+   * End every plugin worker (at exit), after each has sent the reports it had queued (a stray rejection of a
+   * call that just ended); `flush: false` skips that round trip.
    */
-  async close(opts: { settle?: boolean } = {}): Promise<void> {
+  async close(opts: { flush?: boolean } = {}): Promise<void> {
     const entries = [...this.#entries.values()];
-    if (opts.settle !== false) await Promise.all(entries.map((e) => e.worker.settle()));
+    if (opts.flush !== false) await Promise.all(entries.map((e) => e.worker.flush()));
     for (const entry of entries) entry.worker.stop();
   }
 }

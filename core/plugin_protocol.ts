@@ -49,7 +49,9 @@ export interface ToolDefinitionData {
 export type ToWorker =
   | InitMessage
   | { type: "call"; id: number; tool: string; args: Record<string, unknown> }
-  | { type: "abort"; id: number; reason: string };
+  | { type: "abort"; id: number; reason: string }
+  /** Answer `flushed` once every report already queued has been sent. */
+  | { type: "flush" };
 
 /** How a worker can end on its own. */
 export type FaultKind = "exit" | "error" | "rejection";
@@ -61,4 +63,5 @@ export type FromWorker =
   | { type: "failed"; error: string }
   | { type: "result"; id: number; result: unknown; stack?: string }
   | { type: "log"; line: string }
+  | { type: "flushed" }
   | { type: "fault"; kind: FaultKind; message: string; stack?: string };

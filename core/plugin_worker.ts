@@ -222,6 +222,8 @@ scope.onmessage = (event) => {
     void call(msg.id, msg.tool, msg.args);
   } else if (msg.type === "abort") {
     running.get(msg.id)?.abort(new ToolError(msg.reason));
+  } else if (msg.type === "flush") {
+    setTimeout(() => post({ type: "flushed" }), 0);
   }
 };
 post({ type: "booted" });
