@@ -253,3 +253,31 @@ Deno.test("Ctrl-C during a spinning handler ends its worker and returns at once"
   assert(performance.now() - started < 200 + 1000, "within the grace after Ctrl-C");
   assertEquals(await registry.invoke("after", "{}", toolContext(home.path)), { ok: true });
 });
+
+Deno.test("plugin results keep the { ok, ... } shape and the truncation rules", async () => {
+  const { home, registry } = await loaderWith({
+    "big.js": `export default (navi) => {
+      navi.registerTool({ name: "big", description: "- b", parameters: navi.z.object({}), approval: "read_only",
+        handler: () => "x".repeat(50000) });
+      navi.registerTool({ name: "plain", description: "- p", parameters: navi.z.object({}), approval: "read_only",
+        handler: () => 42 });
+      navi.registerTool({ name: "nope", description: "- n", parameters: navi.z.object({}), approval: "read_only",
+        handler: () => ({ ok: false }) });
+    };`,
+  });
+  await using _ = home;
+  const big = await registry.invoke("big", "{}", toolContext(home.path));
+  assertEquals(big.ok, true);
+  assertEquals(big.truncated, true);
+  assert(String(big.output).length < 31000);
+  assertMatch(String(big.output), /\[\.\.\. truncated \d+ characters\]$/);
+  assertEquals(await registry.invoke("plain", "{}", toolContext(home.path)), { ok: true, result: 42 });
+  assertEquals(await registry.invoke("nope", "{}", toolContext(home.path)), {
+    ok: false,
+    error: "Tool failed",
+  });
+  assertEquals(
+    await registry.invoke("plain", "[]", toolContext(home.path)),
+    { ok: false, error: "Invalid arguments for plain: expected a JSON object, got an array." },
+  );
+});
