@@ -172,6 +172,7 @@ Deno.test("a resume within the TTL keeps the array and the deferred tools; a res
   await t.app.loadPlugins();
   await t.turn("deferred");
   const id = t.convo.agent.session.meta.id;
+  const apps: NaviApp[] = [];
   const resume = async () => {
     const app = new NaviApp({
       home: t.home,
@@ -179,6 +180,7 @@ Deno.test("a resume within the TTL keeps the array and the deferred tools; a res
       config: t.app.config,
       builtins: builtinTools(),
     });
+    apps.push(app);
     await app.loadPlugins();
     return openConversation(app, { resume: id });
   };
@@ -194,4 +196,5 @@ Deno.test("a resume within the TTL keeps the array and the deferred tools; a res
   const late = await resume();
   await late.agent.run("resumed later", new AbortController().signal);
   assertEquals(t.names(4), [...t.names(1), "extra"], "folded: the resume came after the TTL");
+  for (const app of apps) await app.close();
 });
