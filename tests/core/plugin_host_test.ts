@@ -2,7 +2,18 @@
 // exit, reject, patch its globals, reach for the API key) never reaches navi.
 import { join } from "node:path";
 import { startLlmServer } from "../support/llm_server.ts";
-import { assert, assertEquals, assertMatch, llmConfig, runNavi, tempDir, writeConfig } from "../helpers.ts";
+import { startTmux } from "../support/tmux.ts";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  llmConfig,
+  MAIN,
+  runNavi,
+  tempDir,
+  until,
+  writeConfig,
+} from "../helpers.ts";
 
 const tool = (name: string, handler: string, extra = "") =>
   `navi.registerTool({ name: "${name}", description: "- ${name}.", parameters: navi.z.object({}), ` +
@@ -244,6 +255,41 @@ export default (navi) => { ${
     assertMatch(String(result.env), /^VISIBLE_VAR=yes$/m);
     assert(!String(result.env).includes("NAVI_TEST_KEY"), "the secret's variable is not passed on");
     assert(!String(result.env).includes(key));
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("under a terminal: the REPL stays usable through a spinning handler and reports a crash above the prompt", async () => {
+  await using home = await tempDir();
+  await Deno.mkdir(join(home.path, "plugins"));
+  await Deno.writeTextFile(join(home.path, "plugins", "hostile.js"), HOSTILE);
+  const server = startLlmServer([
+    { toolCalls: [{ name: "spin", arguments: "{}" }] },
+    { text: "after the spin" },
+    { toolCalls: [{ name: "quit", arguments: "{}" }] },
+    { text: "after the exit" },
+  ]);
+  try {
+    await writeConfig(home.path, llmConfig(server.url));
+    await using term = await startTmux([Deno.execPath(), "run", "-A", "--unstable-worker-options", MAIN], {
+      env: { NAVI_HOME: home.path, NO_COLOR: "1" },
+      cwd: home.path,
+    });
+    const shows = (text: string, what: string) =>
+      until(async () => (await term.screen()).includes(text), 30_000, what);
+    await shows("›", "the prompt");
+    await term.send("spin please", { literal: true });
+    await term.send("Enter");
+    await shows("after the spin", "the answer after the timed-out call");
+    assertMatch(await term.screen(), /spin timed out after 1000 ms/);
+    await term.send("now exit", { literal: true });
+    await term.send("Enter");
+    await shows("after the exit", "the answer after the crash");
+    await shows("navi: plugin hostile.js stopped (Deno.exit(7) was called)", "the crash line");
+    const screen = await term.screen();
+    assertEquals(screen.split("navi: plugin hostile.js stopped").length, 2, "reported once");
+    assertMatch(screen.trimEnd(), /›\s*$/, "the prompt is back");
   } finally {
     await server.close();
   }
