@@ -19,6 +19,7 @@ export const SPLIT: Record<string, string[]> = {
   mcp: ["@modelcontextprotocol/sdk"],
   re2js: ["re2js"],
   minisearch: ["minisearch"],
+  acorn: ["acorn"],
 };
 
 /** The package a bare specifier belongs to: `zod/v4` -> `zod`, `@scope/pkg/sub.js` -> `@scope/pkg`. */

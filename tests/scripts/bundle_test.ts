@@ -154,7 +154,11 @@ Deno.test("dist/navi.js runs alone from an empty directory: version, plugin and 
         const cached = (await Array.fromAsync(Deno.readDir(join(naviHome, "cache", "bundle")))).map((e) =>
           e.name.split("-")[0]
         );
-        assertEquals(cached.sort(), ["main", "mcp", "openai", "re2js", "zod"]);
+        assertEquals(
+          cached.sort(),
+          ["acorn", "main", "mcp", "openai", "re2js", "zod"],
+          "acorn: a plugin was compiled",
+        );
         for await (const file of filesUnder(place.home)) {
           if (file.endsWith("config.json")) continue;
           const text = new TextDecoder("latin1").decode(await Deno.readFile(file));
