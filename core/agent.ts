@@ -76,6 +76,8 @@ export interface AgentOptions {
   cache?: CacheStats;
   /** The model requests go to (read after each turn to record its usage by model). */
   model?: () => string | undefined;
+  /** Awaited before each model request (MCP tool-list refreshes already announced land first). */
+  beforeRequest?: () => Promise<void>;
 }
 
 /** The agent loop of one conversation: request, run tool calls, feed results back, until an answer. */
@@ -125,6 +127,7 @@ export class Agent {
     session.addMessage({ role: "user", content: prompt });
     const maxSteps = this.#opts.maxSteps ?? 50;
     for (let step = 1; step <= maxSteps; step++) {
+      await this.#opts.beforeRequest?.();
       const tools = this.#syncTools();
       events.requestStart?.(step);
       const response = await this.#request(tools, { signal, usage: result.usage });

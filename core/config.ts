@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import { z } from "zod";
 import {
   APPROVAL_MODES,
@@ -11,6 +10,9 @@ import {
   type ToolSettings,
 } from "./config_types.ts";
 import type { PluginPermissions } from "./plugin_api.ts";
+import { configPath } from "./home.ts";
+
+export { configPath, naviHome } from "./home.ts";
 
 export {
   APPROVAL_MODES,
@@ -19,6 +21,7 @@ export {
   type Config,
   DEFER_MODES,
   type DeferMode,
+  type McpOAuthConfig,
   type McpServerConfig,
   type ModelPriceSettings,
   type PluginSettings,
@@ -64,6 +67,14 @@ const McpServerSchema = z
     enabled: z.boolean().optional(),
     connect_timeout_s: z.number().positive().optional(),
     call_timeout_s: z.number().positive().optional(),
+    max_call_s: z.number().positive().optional(),
+    oauth: z.strictObject({
+      client_id: z.string().min(1).optional(),
+      client_secret: z.string().optional(),
+      scopes: z.array(z.string().min(1)).optional(),
+      client_metadata_url: z.url().optional(),
+      redirect_port: z.number().int().min(1).max(65535).optional(),
+    }).optional(),
   })
   .superRefine((server, ctx) => {
     if (!server.command === !server.url) {
@@ -78,8 +89,8 @@ const McpServerSchema = z
         message: "args, env and cwd apply to stdio servers (command), not to url",
       });
     }
-    if (server.command && server.headers) {
-      ctx.addIssue({ code: "custom", message: "headers apply to url servers, not to command" });
+    if (server.command && (server.headers || server.oauth)) {
+      ctx.addIssue({ code: "custom", message: "headers and oauth apply to url servers, not to command" });
     }
   });
 
@@ -171,18 +182,6 @@ const _permissionsMatch: Same<z.output<typeof PermissionsSchema>, PluginPermissi
 
 /** An invalid config file; the message is one line naming the file, the field and the problem. */
 export class ConfigError extends Error {}
-
-/** navi's home directory: `$NAVI_HOME`, else `~/.navi`. */
-export function naviHome(env: { get(key: string): string | undefined } = Deno.env): string {
-  const explicit = env.get("NAVI_HOME");
-  if (explicit) return explicit;
-  return join(env.get("HOME") ?? env.get("USERPROFILE") ?? ".", ".navi");
-}
-
-/** Path of config.json under a home directory. */
-export function configPath(home: string): string {
-  return join(home, "config.json");
-}
 
 /** Parse and validate config text; throws ConfigError naming `file`. Never echoes values. */
 export function parseConfig(text: string, file: string): Config {

@@ -33,8 +33,29 @@ export interface McpServerConfig {
   enabled?: boolean;
   /** Seconds to connect and list tools (default 30). */
   connect_timeout_s?: number;
-  /** Seconds a tool call may take (default 120). */
+  /**
+   * Seconds a tool call may take without news (default 120): a call whose server reports progress keeps
+   * running while progress arrives, up to `max_call_s`.
+   */
   call_timeout_s?: number;
+  /** The absolute limit of one tool call in seconds, progress or not (default 1800). */
+  max_call_s?: number;
+  /** OAuth settings of a Streamable HTTP server (discovery and dynamic registration need none of them). */
+  oauth?: McpOAuthConfig;
+}
+
+/** OAuth settings of one Streamable HTTP server. */
+export interface McpOAuthConfig {
+  /** A client id registered with the authorization server beforehand (skips dynamic registration). */
+  client_id?: string;
+  /** Its secret, or `"$VAR"` to read it from that environment variable; a secret. */
+  client_secret?: string;
+  /** Scopes to ask for when neither the server's challenge nor its metadata names any. */
+  scopes?: string[];
+  /** An https URL of a client ID metadata document, used as the client id where servers accept one. */
+  client_metadata_url?: string;
+  /** The loopback port of the login redirect (default: the port of the last login, else any free one). */
+  redirect_port?: number;
 }
 
 /** The `approval` section (a bare mode string is accepted too). */

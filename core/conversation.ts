@@ -122,6 +122,7 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     deferral,
     cache,
     model: () => safeChoice(llm)?.model,
+    beforeRequest: () => app.settleMcp(),
   });
   return { agent, llm, policy, pool, warnings, close, resumed: Boolean(id) };
 }

@@ -7,7 +7,14 @@
  */
 export * from "./tool_types.ts";
 export { defineRawTool, defineTool, parseArguments } from "./tool_define.ts";
-export { errorMessage, normalizeResult, toModelContent, ToolError, truncateResult } from "./tool_result.ts";
+export {
+  errorMessage,
+  MAX_IMAGE_BYTES,
+  normalizeResult,
+  toModelContent,
+  ToolError,
+  truncateResult,
+} from "./tool_result.ts";
 export { type OpenAITool, RegistryError, ToolRegistry } from "./registry.ts";
 export {
   assemble,
@@ -82,6 +89,7 @@ export {
   DEFER_MODES,
   type DeferMode,
   loadConfig,
+  type McpOAuthConfig,
   type McpServerConfig,
   type ModelPriceSettings,
   naviHome,
@@ -152,3 +160,7 @@ export {
   type SandboxStatus,
   type SelfTestCheck,
 } from "./sandbox/mod.ts";
+export type { Catalog } from "./mcp/catalog.ts";
+export type { OpenUrl } from "./mcp/oauth_provider.ts";
+export { type ExpandedMessage, mentionCandidates } from "./mcp/mentions.ts";
+export { parsePromptArgs, type PromptArgument, type PromptCommand, promptUsage } from "./mcp/prompts.ts";

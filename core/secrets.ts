@@ -26,7 +26,7 @@ export interface Redactor {
   heldBack(text: string): number;
 }
 
-/** The secrets navi knows of (API keys, MCP header and env values); redacts them from any text. */
+/** The secrets navi knows of (API keys, MCP header and env values, OAuth tokens); redacts them from any text. */
 export class Secrets implements Redactor {
   #values = new Set<string>();
   #envNames = new Set<string>(["OPENAI_API_KEY"]);
@@ -41,7 +41,7 @@ export class Secrets implements Redactor {
 
   /**
    * Add the secrets of a config (also one read again after `/mcp add`): provider keys, MCP header values
-   * (literal or `$VAR`) and MCP `env` values given as `$VAR`. Referenced variables are also kept from
+   * (literal or `$VAR`), MCP `env` values given as `$VAR` and OAuth client secrets. Referenced variables are also kept from
    * child processes.
    */
   addConfig(config: Config, env: Pick<Env, "get">): void {
@@ -54,8 +54,9 @@ export class Secrets implements Redactor {
     for (const server of Object.values(config.mcp_servers ?? {})) {
       const headers = Object.values(server.headers ?? {});
       const envValues = Object.values(server.env ?? {});
-      refs.push(...headers, ...envValues);
-      values.push(...headers, ...envValues.filter((v) => envRefName(v) !== undefined));
+      const clientSecret = server.oauth?.client_secret;
+      refs.push(...headers, ...envValues, clientSecret);
+      values.push(...headers, ...envValues.filter((v) => envRefName(v) !== undefined), clientSecret);
     }
     for (const ref of refs) {
       const name = envRefName(ref);

@@ -1,5 +1,8 @@
 import type { ToolResult } from "./tool_types.ts";
 
+/** The largest image a tool result attaches for the model (`read_file`, MCP results): 5 MB. */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
 /** Thrown inside a handler to fail the call with a message meant for the model. */
 export class ToolError extends Error {}
 

@@ -1,9 +1,15 @@
 import { extname } from "node:path";
 import { z } from "zod";
-import { defineTool, displayPath, looksBinary, resolveInWorkspace, ToolError } from "../core/mod.ts";
+import {
+  defineTool,
+  displayPath,
+  looksBinary,
+  MAX_IMAGE_BYTES,
+  resolveInWorkspace,
+  ToolError,
+} from "../core/mod.ts";
 
 const MAX_BYTES = 10 * 1024 * 1024;
-const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 const MAX_LINE_CHARS = 2000;
 const IMAGE_TYPES: Record<string, string> = {
   ".png": "image/png",

@@ -64,6 +64,8 @@ interface Running {
   grouped: boolean;
   streamed: boolean;
   progress?: ToolProgress;
+  /** When a progress line was last printed (without a status line). */
+  shownAt?: number;
 }
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -212,7 +214,16 @@ export function terminalEvents(
     },
     toolProgress(call, progress) {
       const r = running.get(call.id);
-      if (r) r.progress = progress;
+      if (!r) return;
+      r.progress = progress;
+      // Without a live status line (not a terminal: -p into a log) progress is a line, at most one a second.
+      if (opts.spinner || (r.shownAt !== undefined && Date.now() - r.shownAt < 1000)) return;
+      r.shownAt = Date.now();
+      if (starting.includes(r)) flushStarting();
+      ensureNewline();
+      const p = `${progress.progress}${progress.total ? `/${progress.total}` : ""}`;
+      const what = escapeControls(`${p}${progress.message ? ` ${progress.message}` : ""}`);
+      write(style.dim(`  … ${shorten(what, 120)}`) + "\n");
     },
     toolEnd(call, { result, ms }) {
       const r = running.get(call.id);

@@ -16,6 +16,8 @@ import { askApproval } from "./approval_prompt.ts";
 import { cacheSlashCommand } from "./commands/cache.ts";
 import { compactSlashCommand } from "./commands/compact.ts";
 import { mcpSlashCommands } from "./commands/mcp.ts";
+import { promptSlashCommands, replacePromptRows } from "./commands/mcp_prompts.ts";
+import { mcpMentions } from "./mcp_mentions.ts";
 import { permissionsSlashCommand } from "./commands/permissions.ts";
 import { pluginSlashCommands } from "./commands/plugins.ts";
 import { pickSession, resumeSlashCommand, resumeSummary } from "./commands/resume.ts";
@@ -96,7 +98,7 @@ class Repl {
         ? (write) => this.#markdown.stream({ write, style: parts.style, columns: () => term.columns() })
         : undefined,
     });
-    this.#mentions = [fileMentions(app.workspace)];
+    this.#mentions = [mcpMentions(app), fileMentions(app.workspace)];
     this.#commands = slashTable([
       compactSlashCommand(),
       cacheSlashCommand(),
@@ -163,7 +165,10 @@ class Repl {
         before: () => this.#events.stopSpinner(),
       })
       : undefined;
-    if (!io.interactive) await this.#app.startMcp();
+    if (!io.interactive) {
+      await this.#app.startMcp();
+      await this.#syncMcp();
+    }
     let id = typeof this.#opts.resume === "string" ? this.#opts.resume : undefined;
     if (this.#opts.resume === true) {
       if (!io.interactive) {
@@ -178,6 +183,7 @@ class Repl {
       const failed = (s: McpServerState) =>
         `navi: MCP server ${s.name} ${s.status}: ${s.error} (/mcp for details)`;
       this.#app.startMcp({ elicit })
+        .then(() => this.#syncMcp())
         .then(() =>
           this.#app.mcpStates().filter((s) => s.error).forEach((s) => this.#notify(style.yellow(failed(s))))
         )
@@ -216,6 +222,15 @@ class Repl {
     if (io.interactive) this.#out.write("\n");
     if (trap.received) streamSink(Deno.stderr).write(trap.describe() + "\n");
     return trap.status ?? 0;
+  }
+
+  /** MCP prompts as `/mcp:<server>:<prompt>` rows of the slash table (after connect, reload or login). */
+  async #syncMcp(): Promise<void> {
+    const rows = await this.#app.mcpPromptCommands().catch(() => []);
+    replacePromptRows(
+      this.#commands,
+      promptSlashCommands(rows, (cmd, args) => this.#app.runMcpPrompt(cmd, args)),
+    );
   }
 
   #sessions() {
@@ -293,6 +308,8 @@ class Repl {
       resume: (id) => this.#open({ id }),
       ask: (prompt) => this.#io.ask(prompt),
       modelsListed: (ids) => void (this.#models = ids),
+      submit: (text) => this.#turn(text),
+      mcpChanged: () => this.#syncMcp(),
     });
   }
 }

@@ -1,4 +1,5 @@
 import { type Conversation, type Elicit, type NaviApp, pluginsDir } from "../mod.ts";
+import { openInBrowser } from "./browser.ts";
 import { mcpAdd, mcpRemove } from "./commands/mcp.ts";
 import type { Sink } from "./render.ts";
 import type { SlashContext } from "./slash.ts";
@@ -21,6 +22,10 @@ export interface ReplParts {
   resume(id: string): void;
   ask(prompt: string): Promise<string | undefined>;
   modelsListed(ids: string[]): void;
+  /** Run a user turn with `text` (an expanded MCP prompt). */
+  submit(text: string): Promise<void>;
+  /** MCP servers were reloaded or logged in to (prompt rows change). */
+  mcpChanged(): Promise<void>;
 }
 
 /** The context slash commands run with: the conversation and narrow controls over plugins, MCP, sessions. */
@@ -36,9 +41,18 @@ export function slashContext(app: NaviApp, parts: ReplParts): SlashContext {
     },
     mcp: {
       states: () => app.mcpStates(),
-      reload: () => app.reloadMcp({ elicit: parts.elicit }),
+      reload: async () => {
+        await app.reloadMcp({ elicit: parts.elicit });
+        await parts.mcpChanged();
+      },
       add: (name, spec) => mcpAdd(app.home, name, spec),
       remove: (name) => mcpRemove(app.home, name),
+      login: async (name) => {
+        const write = (text: string) => parts.out.write(text);
+        await app.loginMcp(name, { openUrl: (url) => openInBrowser(url, { server: name, write }) });
+        await parts.mcpChanged();
+        return `logged in to ${name}`;
+      },
     },
     out: parts.out,
     style: parts.style,
@@ -51,6 +65,7 @@ export function slashContext(app: NaviApp, parts: ReplParts): SlashContext {
     sessions: parts.sessions,
     resume: parts.resume,
     ask: parts.ask,
+    submit: parts.submit,
     prices: app.config.prices,
     modelsListed: parts.modelsListed,
   };

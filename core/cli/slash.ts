@@ -36,6 +36,8 @@ export interface McpControl {
   ): Promise<string>;
   /** Remove a server from config.json; returns the line to show. */
   remove(name: string): Promise<string>;
+  /** Log in to a server with OAuth (browser flow) and reconnect it; returns the line to show. */
+  login(name: string): Promise<string>;
 }
 
 /** What a slash command can reach: the conversation and narrow controls, never the whole app or config. */
@@ -52,6 +54,8 @@ export interface SlashContext {
   newConversation(): void;
   /** Aborted when the user presses Ctrl-C while the command runs. */
   signal: AbortSignal;
+  /** Run a user turn with `text` as if it had been typed. */
+  submit(text: string): Promise<void>;
   exit(): void;
   /** Clear the terminal (no-op when output is not a terminal). */
   clearScreen(): void;

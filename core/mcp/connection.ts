@@ -1,22 +1,30 @@
-import { basename } from "node:path";
-import { pathToFileURL } from "node:url";
-import type { McpServerConfig } from "../config.ts";
+import type { McpServerConfig } from "../config_types.ts";
 import type { ToolRegistry } from "../registry.ts";
 import type { Redactor } from "../secrets.ts";
 import { errorMessage } from "../tool_result.ts";
-import type { ToolProgress, ToolResult } from "../tool_types.ts";
+import type { ToolResult } from "../tool_types.ts";
 import { CircuitBreaker } from "./breaker.ts";
-import { McpToolBridge } from "./bridge.ts";
+import { type McpCallOptions, McpToolBridge } from "./bridge.ts";
+import { type Catalog, EMPTY_CATALOG, fetchCatalog } from "./catalog.ts";
+import { type Elicit, newClient } from "./client.ts";
 import { convertResult } from "./convert.ts";
+import { ListRefresher } from "./list_refresh.ts";
+import type { NameClaims } from "./names.ts";
+import { LoginRequiredError, NaviOAuthProvider, type OpenUrl } from "./oauth_provider.ts";
 import { type McpTiming, Reconnector } from "./reconnect.ts";
-import { Client, ElicitRequestSchema, ListRootsRequestSchema, type McpTool } from "./sdk.ts";
-import { createTransport } from "./transport.ts";
+import {
+  type Client,
+  type GetPromptResult,
+  type McpTool,
+  type ReadResourceResult,
+  type StreamableHTTPClientTransport,
+  UnauthorizedError,
+} from "./sdk.ts";
+import type { StdioProcess } from "./stdio_process.ts";
+import { ProcessTransport } from "./stdio_transport.ts";
+import { hasStaticAuthorization, httpTransport, stdioTransport } from "./transport.ts";
 
-/** An elicitation request from a server; the answer follows the MCP ElicitResult shape. */
-export type Elicit = (req: { server: string; message: string; schema: unknown }) => Promise<{
-  action: "accept" | "decline" | "cancel";
-  content?: Record<string, unknown>;
-}>;
+export type { Elicit };
 
 /** What every connection of one navi process shares. */
 export interface ConnectionOptions {
@@ -34,14 +42,28 @@ export interface ConnectionOptions {
   elicit?: Elicit;
   /** Redacts secrets from what is logged of a server (its stderr). */
   secrets?: Redactor;
+  /** Runs the browser step of an OAuth login; without it a server that needs one fails naming the command. */
+  openUrl?: OpenUrl;
+  /** How long a login waits for the browser to come back (default 300 s). */
+  loginTimeoutMs?: number;
+  /** Called with every OAuth token and client secret (to redact them everywhere). */
+  onSecret?(value: string): void;
+  /** Hands over a stdio server process started before the MCP SDK loaded (see `prespawnStdioServers`). */
+  takeProcess?(name: string): StdioProcess | undefined;
+  /** Decides who owns colliding exposed tool names (config order). */
+  claims?: NameClaims;
 }
 
 /** Where a server stands. */
 export type McpStatus = "connecting" | "connected" | "failed" | "disconnected" | "disabled";
 
+/** How long the browser step of a login may take unless the options say otherwise. */
+const LOGIN_TIMEOUT_MS = 300_000;
+
 /**
- * One configured MCP server: the SDK client (roots, elicitation), connect with a time limit, calls through
- * the circuit breaker, reconnects with backoff, and the end of the server process at close.
+ * One configured MCP server: the SDK client, connect with a time limit (and OAuth for HTTP servers), calls
+ * through the circuit breaker with progress-aware time limits, list-change refreshes, reconnects with backoff,
+ * and the end of the server process at close.
  */
 export class McpConnection {
   /** The server's name: its key in `mcp_servers`. */
@@ -56,8 +78,12 @@ export class McpConnection {
   #bridge: McpToolBridge;
   #breaker: CircuitBreaker;
   #reconnect: Reconnector;
+  #tools: ListRefresher;
   #client?: Client;
-  #pid?: () => number | null | undefined;
+  #http?: StreamableHTTPClientTransport;
+  #proc?: StdioProcess;
+  #auth?: NaviOAuthProvider;
+  #catalog?: Promise<Catalog>;
   #closed = false;
 
   /** Set up server `opts.name` from `opts.config`; its tools go into `registry` once `connect` succeeds. */
@@ -68,13 +94,19 @@ export class McpConnection {
     this.#bridge = new McpToolBridge(registry, {
       server: opts.name,
       callTimeoutMs: (opts.config.call_timeout_s ?? 120) * 1000,
+      maxCallMs: (opts.config.max_call_s ?? 1800) * 1000,
       call: (tool, args, o) => this.call(tool, args, o),
+      claims: opts.claims,
     });
     this.#breaker = new CircuitBreaker({
       threshold: opts.timing.breakerThreshold,
       cooldownMs: opts.timing.breakerCooldownMs,
     });
     this.#reconnect = new Reconnector(opts.timing, () => void this.connect());
+    this.#tools = new ListRefresher(async () => {
+      const client = this.#client;
+      if (client) this.#apply(client, await listAll(client, this.#connectTimeoutMs));
+    });
     if (opts.config.enabled === false) this.status = "disabled";
   }
 
@@ -93,80 +125,83 @@ export class McpConnection {
     return this.config.url ? "http" : "stdio";
   }
 
+  get #connectTimeoutMs(): number {
+    return (this.config.connect_timeout_s ?? 30) * 1000;
+  }
+
   /** Connect (bounded by connect_timeout_s) and register the server's tools. Never throws. */
   async connect(): Promise<void> {
     if (this.#closed || this.status === "disabled") return;
     this.status = "connecting";
-    const timeoutMs = (this.config.connect_timeout_s ?? 30) * 1000;
-    const client = this.#newClient();
-    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      const { transport, pid } = createTransport(this.name, this.config, this.#opts);
-      this.#pid = pid;
-      this.#client = client;
-      client.onclose = () => this.#onClosed(client);
-      await Promise.race([
-        (async () => {
-          await client.connect(transport, { timeout: timeoutMs });
-          this.#bridge.apply(await listAll(client, timeoutMs));
-        })(),
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
-        }),
-      ]);
-      if (this.#client !== client) return;
+      await this.#establish(this.#authProvider(this.#opts.openUrl ? { openUrl: this.#opts.openUrl } : {}));
       this.status = "connected";
       this.error = undefined;
       this.#reconnect.reset();
       this.#breaker.reset();
     } catch (err) {
-      if (this.#client === client) this.#client = undefined;
-      await closeQuickly(client, this.#pid?.());
       if (this.#closed) return;
       this.status = "failed";
-      this.error = oneLine(errorMessage(err));
-      this.#reconnect.schedule();
-    } finally {
-      clearTimeout(timer);
+      this.error = this.#explain(err);
+      if (!(err instanceof LoginRequiredError)) this.#reconnect.schedule();
     }
   }
 
-  #newClient(): Client {
-    const client = new Client({ name: "navi", version: this.#opts.version }, {
-      capabilities: { roots: { listChanged: false }, elicitation: {} },
-      listChanged: {
-        tools: {
-          onChanged: (err, tools) => {
-            if (!err && tools && this.#client === client) this.#bridge.apply(tools);
-          },
-        },
-      },
-    });
-    client.setRequestHandler(ListRootsRequestSchema, () => ({
-      roots: [{ uri: pathToFileURL(this.#opts.workspace).href, name: basename(this.#opts.workspace) }],
-    }));
-    client.setRequestHandler(ElicitRequestSchema, async (req) => {
-      if (!this.#opts.elicit) return { action: "decline" };
-      const p = req.params as { message: string; requestedSchema?: unknown };
-      return await this.#opts.elicit({ server: this.name, message: p.message, schema: p.requestedSchema });
-    });
-    return client;
+  /**
+   * Log in to a Streamable HTTP server with OAuth: `openUrl` opens the authorization URL, the redirect comes
+   * back to a loopback listener, tokens are stored; then the server is connected. Throws when it fails.
+   */
+  async login(opts: { openUrl: OpenUrl; timeoutMs?: number }): Promise<void> {
+    if (!this.config.url) throw new Error(`${this.name} is a stdio server; only url servers log in`);
+    if (hasStaticAuthorization(this.config)) {
+      throw new Error(`${this.name} sends its own Authorization header (config.json headers)`);
+    }
+    await this.#drop();
+    this.#closed = false;
+    this.#reconnect.reset();
+    this.status = "connecting";
+    const auth = this.#authProvider({ openUrl: opts.openUrl, timeoutMs: opts.timeoutMs, forceLogin: true })!;
+    try {
+      await this.#establish(auth);
+    } catch (err) {
+      this.status = "failed";
+      this.error = this.#explain(err);
+      throw new Error(this.error);
+    } finally {
+      await auth.endLogin();
+    }
+    this.status = "connected";
+    this.error = undefined;
   }
 
-  #onClosed(client: Client): void {
-    if (this.#client !== client || this.#closed) return;
-    this.#client = undefined;
-    this.status = "disconnected";
-    this.error = "the connection closed (the server exited or dropped it)";
-    this.#reconnect.schedule();
+  /** Wait (at most `timeoutMs`) for tool-list refreshes already triggered by notifications. */
+  settled(timeoutMs: number): Promise<void> {
+    return this.#tools.settled(timeoutMs);
+  }
+
+  /** The server's resources, templates and prompts (listed once, again after a list-change notification). */
+  catalog(): Promise<Catalog> {
+    const client = this.#client;
+    if (!client || this.status !== "connected") return Promise.resolve(EMPTY_CATALOG);
+    this.#catalog ??= fetchCatalog(client, this.#connectTimeoutMs).catch(() => {
+      this.#catalog = undefined;
+      return EMPTY_CATALOG;
+    });
+    return this.#catalog;
+  }
+
+  /** Read one resource (`resources/read`). */
+  readResource(uri: string): Promise<ReadResourceResult> {
+    return this.#connected().readResource({ uri }, { timeout: this.#connectTimeoutMs });
+  }
+
+  /** Expand one prompt (`prompts/get`). */
+  getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
+    return this.#connected().getPrompt({ name, arguments: args }, { timeout: this.#connectTimeoutMs });
   }
 
   /** Call a tool; fails fast when disconnected or while the circuit breaker is open. */
-  async call(
-    tool: string,
-    args: Record<string, unknown>,
-    opts: { signal: AbortSignal; timeoutMs: number; onProgress?: (p: ToolProgress) => void },
-  ): Promise<ToolResult> {
+  async call(tool: string, args: Record<string, unknown>, opts: McpCallOptions): Promise<ToolResult> {
     const client = this.#client;
     if (!client || this.status !== "connected") {
       return {
@@ -182,11 +217,19 @@ export class McpConnection {
           `next try in ${Math.max(1, Math.ceil(open.waitMs / 1000))} s`,
       };
     }
-    try {
-      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+    const once = () =>
+      client.callTool({ name: tool, arguments: args }, undefined, {
         signal: opts.signal,
         timeout: opts.timeoutMs,
-        ...(opts.onProgress ? { onprogress: opts.onProgress } : {}),
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: opts.maxMs,
+        onprogress: (p) => opts.onProgress?.(p),
+      });
+    try {
+      const result = await once().catch(async (err) => {
+        if (!(err instanceof UnauthorizedError) || !this.#auth?.pending || !this.#http) throw err;
+        await this.#http.finishAuth(await this.#auth.authorizationCode());
+        return await once();
       });
       this.#breaker.succeeded();
       return convertResult(result as Parameters<typeof convertResult>[0]);
@@ -196,7 +239,7 @@ export class McpConnection {
         return { ok: false, error: "Aborted by the user" };
       }
       this.#breaker.failed();
-      return { ok: false, error: `MCP server '${this.name}': ${oneLine(errorMessage(err))}` };
+      return { ok: false, error: `MCP server '${this.name}': ${this.#explain(err)}` };
     }
   }
 
@@ -204,28 +247,130 @@ export class McpConnection {
   async close(): Promise<void> {
     this.#closed = true;
     this.#reconnect.stop();
-    const client = this.#client;
-    this.#client = undefined;
-    await closeQuickly(client, this.#pid?.());
+    await this.#drop();
     this.#bridge.clear();
     if (this.status !== "disabled") this.status = "disconnected";
   }
+
+  /** Connect, list tools; a browser step that ran is completed and the connect tried again (twice at most). */
+  async #establish(auth: NaviOAuthProvider | undefined): Promise<void> {
+    for (let attempt = 0;; attempt++) {
+      await this.#drop();
+      this.#auth = auth;
+      const client = newClient({
+        server: this.name,
+        version: this.#opts.version,
+        workspace: this.#opts.workspace,
+        elicit: this.#opts.elicit,
+        toolsChanged: () => this.#client === client && this.#tools.trigger(),
+        catalogChanged: () => this.#client === client && (this.#catalog = undefined),
+      });
+      const transport = this.config.url
+        ? (this.#http = httpTransport(this.config, { env: this.#opts.env, auth }))
+        : stdioTransport(this.name, this.config, {
+          ...this.#opts,
+          early: this.#opts.takeProcess?.(this.name),
+        });
+      if (transport instanceof ProcessTransport) this.#proc = transport.process;
+      this.#client = client;
+      client.onclose = () => this.#onClosed(client);
+      try {
+        await withDeadline(this.#connectTimeoutMs, async () => {
+          await client.connect(transport, { timeout: this.#connectTimeoutMs });
+          this.#apply(client, await listAll(client, this.#connectTimeoutMs));
+        });
+        return;
+      } catch (err) {
+        if (err instanceof UnauthorizedError && auth?.pending && attempt < 2 && this.#http) {
+          await this.#http.finishAuth(await auth.authorizationCode());
+          continue;
+        }
+        await this.#drop();
+        throw err;
+      }
+    }
+  }
+
+  #apply(client: Client, tools: McpTool[]): void {
+    if (this.#client === client) this.#bridge.apply(tools);
+  }
+
+  #authProvider(
+    interactive: { openUrl?: OpenUrl; timeoutMs?: number; forceLogin?: boolean },
+  ): NaviOAuthProvider | undefined {
+    if (!this.config.url || hasStaticAuthorization(this.config)) return undefined;
+    const { openUrl, timeoutMs, forceLogin } = interactive;
+    return new NaviOAuthProvider({
+      server: this.name,
+      url: this.config.url,
+      home: this.#opts.home,
+      config: this.config.oauth,
+      env: this.#opts.env,
+      onSecret: this.#opts.onSecret,
+      ...(openUrl
+        ? {
+          interactive: {
+            openUrl,
+            timeoutMs: timeoutMs ?? this.#opts.loginTimeoutMs ?? LOGIN_TIMEOUT_MS,
+            forceLogin,
+          },
+        }
+        : {}),
+    });
+  }
+
+  #connected(): Client {
+    if (!this.#client || this.status !== "connected") {
+      throw new Error(`MCP server '${this.name}' is not connected${this.error ? ` (${this.error})` : ""}`);
+    }
+    return this.#client;
+  }
+
+  /** One line: the error, and for a stdio server its last stderr line and where its log is. */
+  #explain(err: unknown): string {
+    const text = oneLine(errorMessage(err));
+    if (err instanceof LoginRequiredError || !this.#proc) return text;
+    const last = this.#proc.lastLine();
+    return `${text}${
+      last ? `; the server said: ${oneLine(last).slice(0, 160)}` : ""
+    } (log: ${this.#proc.log})`;
+  }
+
+  async #drop(): Promise<void> {
+    const client = this.#client;
+    this.#client = undefined;
+    this.#http = undefined;
+    this.#catalog = undefined;
+    await client?.close().catch(() => {});
+    await this.#proc?.stop();
+  }
+
+  #onClosed(client: Client): void {
+    if (this.#client !== client || this.#closed) return;
+    this.#client = undefined;
+    this.status = "disconnected";
+    const closed = new Error("the connection closed (the server exited or dropped it)");
+    this.error = this.#explain(closed);
+    const proc = this.#proc;
+    proc?.stop().then(() => {
+      if (this.status === "disconnected" && this.#proc === proc) this.error = this.#explain(closed);
+    });
+    this.#reconnect.schedule();
+  }
 }
 
-const STDIO_EXIT_GRACE_MS = 50;
-
-/** Close a client; a stdio server that has not exited 50 ms after its stdin closed gets SIGTERM. */
-async function closeQuickly(client: Client | undefined, pid: number | null | undefined): Promise<void> {
-  if (!client) return;
-  const timer = pid
-    ? setTimeout(() => {
-      try {
-        Deno.kill(pid, "SIGTERM");
-      } catch { /* already gone */ }
-    }, STDIO_EXIT_GRACE_MS)
-    : undefined;
-  await client.close().catch(() => {});
-  clearTimeout(timer);
+async function withDeadline(ms: number, fn: () => Promise<void>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([
+      fn(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function listAll(client: Client, timeout: number): Promise<McpTool[]> {

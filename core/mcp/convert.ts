@@ -1,3 +1,4 @@
+import { MAX_IMAGE_BYTES } from "../tool_result.ts";
 import type { ApprovalClass, ToolResult } from "../tool_types.ts";
 import { fnv1a } from "../tool_pool.ts";
 import type { CallToolResult, McpTool } from "./sdk.ts";
@@ -29,8 +30,14 @@ export function convertResult(result: CallToolResult): ToolResult {
   for (const part of result.content ?? []) {
     if (part.type === "text") texts.push(part.text);
     else if (part.type === "image") {
-      image ??= `data:${part.mimeType};base64,${part.data}`;
-      texts.push(`[image ${part.mimeType}, attached]`);
+      const bytes = base64Bytes(part.data);
+      if (bytes > MAX_IMAGE_BYTES) {
+        texts.push(`[image ${part.mimeType}, ${bytes} bytes: over the 5 MB image limit, not attached]`);
+      } else if (image) texts.push(`[image ${part.mimeType}, not attached: one image per result]`);
+      else {
+        image = `data:${part.mimeType};base64,${part.data}`;
+        texts.push(`[image ${part.mimeType}, attached]`);
+      }
     } else if (part.type === "audio") texts.push(`[audio ${part.mimeType}, not shown]`);
     else if (part.type === "resource") {
       const r = part.resource as { uri: string; text?: string; mimeType?: string };
@@ -51,4 +58,10 @@ export function convertResult(result: CallToolResult): ToolResult {
     ...(result.structuredContent ? { structured: result.structuredContent } : {}),
     ...(image ? { _multimodal: true, _image_data_url: image } : {}),
   };
+}
+
+/** The decoded size of base64 text, without decoding it. */
+export function base64Bytes(data: string): number {
+  const padding = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
+  return Math.floor((data.length * 3) / 4) - padding;
 }

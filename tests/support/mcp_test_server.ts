@@ -1,10 +1,28 @@
-// An MCP server for tests. `deno run -A tests/support/mcp_test_server.ts [stdio|exit]`; `buildServer()` for HTTP.
+// An MCP server for tests. `deno run -A tests/support/mcp_test_server.ts [stdio|exit] [tool=<name>]
+// [delay=<ms>]`: `tool=` adds a tool of that name (name collisions), `delay=` waits before serving.
+// `buildServer()` for HTTP.
 import { z } from "zod";
 import { McpServer, StdioServerTransport } from "./mcp_sdk_server.ts";
 
-/** A server whose tools exercise navi's MCP bridge. */
-export function buildServer(name = "test"): McpServer {
+/**
+ * A server whose tools exercise navi's MCP bridge; `extraTools` adds tools that answer with their name;
+ * `stats.toolLists` (counted by the caller's transport) is reported by the `list_requests` tool.
+ */
+export function buildServer(
+  name = "test",
+  extraTools: string[] = [],
+  stats: { toolLists: number } = { toolLists: 0 },
+): McpServer {
   const server = new McpServer({ name, version: "1.0.0" });
+  server.registerTool("list_requests", {
+    description: "How many tools/list requests this server has answered.",
+    annotations: { readOnlyHint: true },
+  }, () => ({ content: [{ type: "text", text: String(stats.toolLists) }] }));
+  for (const tool of extraTools) {
+    server.registerTool(tool, { description: `Extra tool ${tool}.` }, () => ({
+      content: [{ type: "text", text: `${tool} of ${Deno.pid}` }],
+    }));
+  }
   server.registerTool("echo", {
     description: "Echoes the message.",
     inputSchema: { message: z.string() },
@@ -73,6 +91,41 @@ export function buildServer(name = "test"): McpServer {
   }, (extra) => ({
     content: [{ type: "text", text: String(extra.requestInfo?.headers?.authorization ?? "(none)") }],
   }));
+  server.registerTool("toggle_burst", {
+    description:
+      "Enables and disables the extra tool n times in a row (a burst of list_changed), ends enabled.",
+    inputSchema: { n: z.number() },
+  }, ({ n }) => {
+    for (let i = 0; i < n; i++) {
+      extra.disable();
+      extra.enable();
+    }
+    return { content: [{ type: "text", text: `toggled ${n} times` }] };
+  });
+  server.registerTool("slow", {
+    description: "Takes steps x interval_ms; reports progress after each step when progress is true.",
+    inputSchema: { steps: z.number(), interval_ms: z.number(), progress: z.boolean() },
+    annotations: { readOnlyHint: true },
+  }, async ({ steps, interval_ms, progress }, ctx) => {
+    const token = ctx._meta?.progressToken;
+    for (let i = 1; i <= steps; i++) {
+      await new Promise((r) => setTimeout(r, interval_ms));
+      if (progress && token !== undefined) {
+        await ctx.sendNotification({
+          method: "notifications/progress",
+          params: { progressToken: token, progress: i, total: steps, message: `step ${i}` },
+        });
+      }
+    }
+    return { content: [{ type: "text", text: `done after ${steps} steps` }] };
+  });
+  server.registerTool("big_image", {
+    description: "Returns a PNG-typed image of the given size in bytes.",
+    inputSchema: { bytes: z.number() },
+    annotations: { readOnlyHint: true },
+  }, ({ bytes }) => ({
+    content: [{ type: "image", data: new Uint8Array(bytes).toBase64(), mimeType: "image/png" }],
+  }));
   server.registerTool(`tool.with spaces/${"x".repeat(70)}`, { description: "Long odd name." }, () => ({
     content: [{ type: "text", text: "long" }],
   }));
@@ -81,12 +134,23 @@ export function buildServer(name = "test"): McpServer {
 
 if (import.meta.main) {
   const mode = Deno.args[0] ?? "stdio";
+  const option = (key: string) =>
+    Deno.args.filter((a) => a.startsWith(`${key}=`)).map((a) => a.slice(key.length + 1));
   if (mode === "exit") {
     console.error("test server: refusing to start");
     Deno.exit(1);
   }
+  const delay = Number(option("delay")[0] ?? 0);
+  if (delay) await new Promise((r) => setTimeout(r, delay));
   console.error("test server: started");
   const token = Deno.env.get("SERVER_TOKEN");
   if (token) console.error(`test server: my token is ${token}`);
-  await buildServer().connect(new StdioServerTransport());
+  const stats = { toolLists: 0 };
+  const transport = new StdioServerTransport();
+  await buildServer("test", option("tool"), stats).connect(transport);
+  const deliver = transport.onmessage!;
+  transport.onmessage = (message) => {
+    if ((message as { method?: string }).method === "tools/list") stats.toolLists++;
+    deliver(message);
+  };
 }

@@ -1,9 +1,16 @@
-import { type McpServerState, SERVER_NAME_RULE, updateConfigFile, validServerName } from "../../mod.ts";
+import { join } from "node:path";
+import {
+  type Catalog,
+  type McpServerState,
+  SERVER_NAME_RULE,
+  updateConfigFile,
+  validServerName,
+} from "../../mod.ts";
 import type { SlashCommand } from "../slash.ts";
 import { makeStyle, table } from "../style.ts";
 
-/** The status table of MCP servers. */
-export function mcpTable(states: McpServerState[], color = false): string {
+/** The status table of MCP servers; `tools` lists each server's tool names under the table. */
+export function mcpTable(states: McpServerState[], color = false, opts: { tools?: boolean } = {}): string {
   if (!states.length) {
     return "no MCP servers configured (add one with: navi mcp add <name> -- <command> [args...])";
   }
@@ -17,7 +24,40 @@ export function mcpTable(states: McpServerState[], color = false): string {
     String(s.tools),
     [s.error, ...s.warnings].filter(Boolean).join("; "),
   ]);
-  return table([["NAME", "TRANSPORT", "STATUS", "TOOLS", "ERROR"].map(style.bold), ...rows]);
+  const main = table([["NAME", "TRANSPORT", "STATUS", "TOOLS", "ERROR"].map(style.bold), ...rows]);
+  if (!opts.tools) return main;
+  const lists = states.filter((s) => s.toolNames.length).map((s) =>
+    `\n${style.bold(s.name)}\n${s.toolNames.map((n) => `  ${n}`).join("\n")}`
+  );
+  return main + lists.join("");
+}
+
+/** `navi mcp resources <server>`: its resources and resource templates. */
+export function resourcesTable(server: string, catalog: Catalog): string {
+  if (!catalog.resources.length && !catalog.templates.length) return `${server} lists no resources`;
+  const rows = catalog.resources.map((r) => [r.uri, r.name, r.mimeType ?? ""]);
+  const templates = catalog.templates.map((t) => [t.uriTemplate, t.name, t.mimeType ?? ""]);
+  return [
+    rows.length ? table([["URI", "NAME", "MIME"], ...rows]) : "",
+    templates.length ? table([["TEMPLATE", "NAME", "MIME"], ...templates]) : "",
+    `mention one as @${server}:<uri>`,
+  ].filter(Boolean).join("\n\n");
+}
+
+/** Whether `command` can be started: a path to an existing file, or a name found on PATH. */
+export function commandOnPath(
+  command: string,
+  env: { get(key: string): string | undefined } = Deno.env,
+): boolean {
+  const exists = (p: string) => {
+    try {
+      return Deno.statSync(p).isFile;
+    } catch {
+      return false;
+    }
+  };
+  if (command.includes("/")) return exists(command);
+  return (env.get("PATH") ?? "").split(":").filter(Boolean).some((dir) => exists(join(dir, command)));
 }
 
 /** What `mcp add` writes for one server. */
@@ -67,7 +107,12 @@ export async function mcpAdd(home: string, name: string, spec: AddSpec): Promise
     if (servers[name]) throw new Error(`MCP server ${name} already exists in config.json; remove it first`);
     raw.mcp_servers = { ...servers, [name]: server };
   });
-  return `added MCP server ${name} (${spec.url ? "Streamable HTTP" : "stdio"})`;
+  const added = `added MCP server ${name} (${spec.url ? "Streamable HTTP" : "stdio"})`;
+  const program = spec.command?.[0];
+  if (program && !commandOnPath(program)) {
+    return `${added}\nwarning: ${program} is not on PATH (nor an existing file); the server cannot start until it is`;
+  }
+  return added;
 }
 
 /** Remove a server from config.json atomically. */
@@ -105,14 +150,15 @@ const MCP_HELP = [
   "/mcp add <name> --url <url>     add a Streamable HTTP server (--header K:V repeatable)",
   "/mcp remove <name>              remove a server from config.json and disconnect it",
   "/mcp reload                     reconnect everything from the current config.json",
+  "/mcp login <name>               log in to a server with OAuth (opens the browser) and reconnect it",
 ].join("\n");
 
 /** REPL rows: `/mcp status|add|remove|reload|help`. */
 export function mcpSlashCommands(): SlashCommand[] {
   return [{
     name: "/mcp",
-    subcommands: ["status", "add", "remove", "reload", "help"],
-    help: "MCP servers: status (default), add, remove, reload, help",
+    subcommands: ["status", "add", "remove", "reload", "login", "help"],
+    help: "MCP servers: status (default), add, remove, reload, login, help",
     run: async (args, { mcp, out }) => {
       const [sub = "status", ...words] = args.split(/\s+/).filter(Boolean);
       const reload = async () => {
@@ -127,6 +173,9 @@ export function mcpSlashCommands(): SlashCommand[] {
           const { name, spec } = parseAddArgs(words);
           out.write((await mcp.add(name, spec)) + "\n");
           await reload();
+        } else if (sub === "login") {
+          if (!words[0]) throw new Error("usage: /mcp login <name>");
+          out.write((await mcp.login(words[0])) + "\n");
         } else if (sub === "remove") {
           if (!words[0]) throw new Error("usage: /mcp remove <name>");
           out.write((await mcp.remove(words[0])) + "\n");

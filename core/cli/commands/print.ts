@@ -73,8 +73,14 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
   }
   const sandboxWarning = Deno.stderr.isTerminal() ? await app.sandbox.warning() : undefined;
   if (sandboxWarning) err.write(style.yellow(`navi: ${sandboxWarning}`) + "\n");
+  const expanded = await app.expandMentions(full);
+  for (const f of expanded.failed) err.write(`navi: warning: not attached: ${escapeControls(f)}\n`);
+  for (const a of expanded.attached) {
+    err.write(style.dim(escapeControls(`attached @${a.server}:${a.uri} (${a.chars} chars)`)) + "\n");
+  }
+  if (trap.received) return stopped();
   try {
-    const result = await convo.agent.run(full, trap.signal);
+    const result = await convo.agent.run(expanded.text, trap.signal);
     if (opts.outputFormat === "json") {
       const cache = convo.agent.cache.summary();
       out.write(

@@ -9,6 +9,7 @@ import {
   tempDir,
   writeConfig,
 } from "../../helpers.ts";
+import { connectsMcp } from "../../../core/cli/mod.ts";
 
 Deno.test("navi tools --json prints the seven built-ins and call_tool, find_tools as OpenAI function tools", async () => {
   await using home = await tempDir();
@@ -109,4 +110,31 @@ Deno.test("navi doctor checks config, the provider's /models, MCP, plugins and t
   } finally {
     await server.close();
   }
+});
+
+Deno.test("the pre-scan foresees the commands that connect MCP servers (they start before commander loads)", () => {
+  const yes = [
+    [],
+    ["-p", "hi"],
+    ["--print", "tools"],
+    ["--model", "m", "-c"],
+    ["tools", "--json"],
+    ["mcp"],
+    ["mcp", "list", "--tools"],
+    ["mcp", "resources", "x"],
+    ["--approval", "auto"],
+  ];
+  const no = [
+    ["sessions"],
+    ["mcp", "add", "x", "--", "tools"],
+    ["mcp", "login", "x"],
+    ["plugins"],
+    ["--help"],
+    ["-p", "x", "-h"],
+    ["sandbox"],
+    ["doctor"],
+    ["fix", "the", "bug"],
+  ];
+  for (const a of yes) assertEquals(connectsMcp(a), true, a.join(" "));
+  for (const a of no) assertEquals(connectsMcp(a), false, a.join(" "));
 });

@@ -208,3 +208,38 @@ Deno.test(
     }
   },
 );
+
+Deno.test("mcp list --tools names each server's tools; a failed server exits 1 with its stderr and log", async () => {
+  await using home = await tempDir();
+  await writeConfig(home.path, { mcp_servers: { srv: { command: Deno.execPath(), args: TEST_SERVER } } });
+  const ok = await runNavi(["mcp", "list", "--tools"], { home: home.path });
+  assertEquals(ok.code, 0, ok.stderr);
+  assertMatch(ok.stdout, /\nsrv\n {2}mcp__srv__add\n {2}mcp__srv__ask\n/);
+  assertMatch(ok.stdout, /\n {2}mcp__srv__echo\n/);
+  await writeConfig(home.path, {
+    mcp_servers: {
+      srv: { command: Deno.execPath(), args: TEST_SERVER },
+      broken: { command: Deno.execPath(), args: [...TEST_SERVER, "exit"] },
+    },
+  });
+  const bad = await runNavi(["mcp", "list"], { home: home.path });
+  assertEquals(bad.code, 1);
+  const log = join(home.path, "logs", "mcp-broken.log");
+  const line = bad.stdout.split("\n").find((l) => l.startsWith("broken"))!;
+  assertMatch(line, /failed\s+0\s+.*the server said: test server: refusing to start/);
+  assert(line.includes(`(log: ${log})`), line);
+});
+
+Deno.test("mcp add needs -- before the server command and warns when the command is not on PATH", async () => {
+  await using home = await tempDir();
+  const noDash = await runNavi(["mcp", "add", "x", "npx", "-y", "some-server"], { home: home.path });
+  assertEquals(noDash.code, 1);
+  assertMatch(noDash.stderr, /put the server command after --: navi mcp add <name>/);
+  const missing = await runNavi(["mcp", "add", "x", "--", "no-such-program-xyz", "--flag"], {
+    home: home.path,
+  });
+  assertEquals(missing.code, 0, missing.stderr);
+  assertMatch(missing.stdout, /added MCP server x \(stdio\)\nwarning: no-such-program-xyz is not on PATH/);
+  const found = await runNavi(["mcp", "add", "y", "--", Deno.execPath(), "--version"], { home: home.path });
+  assertEquals(found.stdout, "added MCP server y (stdio)\n");
+});

@@ -1,0 +1,71 @@
+// The REPL under a real terminal (tmux, private socket): MCP prompt commands ask for missing arguments, and
+// Tab completes prompt commands and @server:uri resource mentions.
+import { SERVER_EVERYTHING } from "../../support/warm.ts";
+import { startLlmServer } from "../../support/llm_server.ts";
+import { assertEquals, llmConfig, MAIN, tempDir, until, writeConfig } from "../../helpers.ts";
+
+async function tmux(socket: string, ...args: string[]): Promise<string> {
+  const out = await new Deno.Command("tmux", {
+    args: ["-L", socket, ...args],
+    stdout: "piped",
+    stderr: "piped",
+  })
+    .output();
+  return new TextDecoder().decode(out.stdout);
+}
+
+const userMessages = (body: Record<string, unknown>) =>
+  (body.messages as { role: string; content: string }[]).filter((m) => m.role === "user").map((m) =>
+    m.content
+  );
+
+Deno.test("REPL: Tab completes /mcp:<server>:<prompt> and @<server>:<uri>; a missing argument is asked for", async () => {
+  await using home = await tempDir();
+  const llm = startLlmServer(() => ({ text: "noted" }));
+  const socket = `navi-test-${crypto.randomUUID().slice(0, 8)}`;
+  const screen = () => tmux(socket, "capture-pane", "-p", "-t", "navi", "-S", "-100");
+  const type = (...keys: string[]) => tmux(socket, "send-keys", "-t", "navi", ...keys);
+  try {
+    await writeConfig(
+      home.path,
+      llmConfig(llm.url, {
+        mcp_servers: {
+          everything: { command: Deno.execPath(), args: ["run", "-A", SERVER_EVERYTHING, "stdio"] },
+        },
+      }),
+    );
+    const cmd =
+      `cd '${home.path}' && NAVI_HOME='${home.path}' NO_COLOR=1 '${Deno.execPath()}' run -A '${MAIN}'`;
+    await tmux(socket, "new-session", "-d", "-s", "navi", "-x", "200", "-y", "50", cmd);
+    await until(async () => (await screen()).includes("/help for commands"), 20_000, "the REPL");
+    await until(
+      async () => {
+        await type("/mcp", "Enter");
+        await new Promise((r) => setTimeout(r, 300));
+        return /everything\s+stdio\s+connected/.test(await screen());
+      },
+      20_000,
+      "server-everything connected",
+    );
+
+    await type("/mcp:everything:ar", "Tab");
+    await until(async () => (await screen()).includes("› /mcp:everything:args-prompt"), 5000, "completion");
+    await type("Enter");
+    await until(async () => (await screen()).includes("city (Name of the city):"), 5000, "the question");
+    await type("Berlin", "Enter");
+    await until(() => llm.requests.length === 1, 10_000, "the prompt's turn");
+    assertEquals(userMessages(llm.requests[0].body).at(-1), "What's weather in Berlin?");
+
+    await type("read @everything:demo://resource/static/document/featu", "Tab");
+    await until(async () => (await screen()).includes("document/features.md"), 5000, "mention completion");
+    await type("Enter");
+    await until(() => llm.requests.length === 2, 10_000, "the mention's turn");
+    const sent = userMessages(llm.requests[1].body).at(-1)!;
+    assertEquals(sent.split("\n")[0], "read @everything:demo://resource/static/document/features.md");
+    assertEquals(sent.includes("# Everything Server - Features"), true);
+    await type("/exit", "Enter");
+  } finally {
+    await tmux(socket, "kill-server");
+    await llm.close();
+  }
+});

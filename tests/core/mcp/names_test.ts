@@ -1,0 +1,58 @@
+import { exposedName, NameClaims } from "../../../core/mcp/mod.ts";
+import { MCP_TEST, stdioServer, testManager } from "../../support/mcp_manager.ts";
+import { assert, assertEquals, assertMatch } from "../../helpers.ts";
+
+// Server "a" with tool "__x" and server "a_" with tool "_x" both map to mcp__a____x.
+const NAME = exposedName("a", "__x");
+
+Deno.test("the colliding names really collide", () => {
+  assertEquals([NAME, exposedName("a_", "_x")], ["mcp__a____x", "mcp__a____x"]);
+});
+
+Deno.test("NameClaims: the server listed first owns a name whoever claims first; set() names who to tell", () => {
+  const claims = new NameClaims(["first", "second"]);
+  const told: string[] = [];
+  claims.subscribe("first", () => told.push("first"));
+  claims.subscribe("second", () => told.push("second"));
+  assertEquals(claims.set("second", new Set(["n"])), []);
+  assertEquals(claims.owner("n"), "second");
+  assertEquals(claims.set("first", new Set(["n"])), ["second"]);
+  assertEquals(claims.owner("n"), "first");
+  assertEquals(claims.set("first", new Set()), ["second"]);
+  assertEquals(claims.owner("n"), "second");
+  assertEquals(told, []);
+  claims.notify(["second"]);
+  assertEquals(told, ["second"]);
+});
+
+for (const order of [["a", "a_"], ["a_", "a"]]) {
+  Deno.test(
+    `a colliding exposed name belongs to the server listed first (${
+      order.join(", ")
+    }), the later one connecting first`,
+    MCP_TEST,
+    async () => {
+      const [winner, loser] = order;
+      const servers = {
+        [winner]: stdioServer({}, [`tool=${winner === "a" ? "__x" : "_x"}`, "delay=700"]),
+        [loser]: stdioServer({}, [`tool=${loser === "a" ? "__x" : "_x"}`]),
+      };
+      await using t = await testManager(servers);
+      const states = Object.fromEntries(t.m.states().map((s) => [s.name, s]));
+      assertEquals([states[winner].status, states[loser].status], ["connected", "connected"]);
+      assert(states[winner].toolNames.includes(NAME));
+      assert(!states[loser].toolNames.includes(NAME));
+      assertMatch(
+        states[loser].warnings.join("\n"),
+        new RegExp(`maps to ${NAME}, owned by server ${winner}`),
+      );
+      assertEquals(states[winner].warnings, []);
+      const r = await t.call(NAME);
+      assertMatch(String(r.output), new RegExp(`^${winner === "a" ? "__x" : "_x"} of \\d+$`));
+      await t.m.get(winner)!.close();
+      const back = Object.fromEntries(t.m.states().map((s) => [s.name, s]));
+      assert(back[loser].toolNames.includes(NAME), "the loser gets the name once the owner is gone");
+      assertEquals(back[loser].warnings, []);
+    },
+  );
+}
