@@ -1,7 +1,7 @@
 // `deno task bundle`: writes dist/navi.js, navi as one self-contained file: `deno run -A dist/navi.js`.
 // The file is a small ES module (scripts/bundle_entry.ts with scripts/bundle_loader.ts) followed by navi's code
 // as CommonJS chunks made by `deno bundle`, gzip-compressed and base64-encoded, evaluated only when needed:
-// `main` (core/cli/mod.ts, the engine, tools, commander, ...) and one chunk per package in SPLIT. Nothing is
+// `main` (core/cli/mod.ts, the engine, tools, ...) and one chunk per package in SPLIT. Nothing is
 // imported from the repository, node_modules or the network at run time; the build fails if a chunk would.
 import { isBuiltin } from "node:module";
 import { join } from "node:path";
@@ -20,6 +20,7 @@ export const SPLIT: Record<string, string[]> = {
   re2js: ["re2js"],
   minisearch: ["minisearch"],
   acorn: ["acorn"],
+  commander: ["commander", "@commander-js/extra-typings"],
 };
 
 /** The package a bare specifier belongs to: `zod/v4` -> `zod`, `@scope/pkg/sub.js` -> `@scope/pkg`. */

@@ -19,7 +19,8 @@ Deno.test("a specifier belongs to its package, and a split package to its chunk"
   assertEquals(chunkOf("@modelcontextprotocol/sdk/types.js"), "mcp");
   assertEquals(chunkOf("openai"), "openai");
   assertEquals(chunkOf("re2js"), "re2js");
-  assertEquals(chunkOf("commander"), undefined);
+  assertEquals(chunkOf("commander"), "commander");
+  assertEquals(chunkOf("ajv"), undefined);
   assertEquals(chunkOf("@modelcontextprotocol/server-everything"), undefined);
 });
 

@@ -156,7 +156,7 @@ Deno.test("dist/navi.js runs alone from an empty directory: version, plugin and 
         );
         assertEquals(
           cached.sort(),
-          ["acorn", "main", "mcp", "openai", "re2js", "zod"],
+          ["acorn", "commander", "main", "mcp", "openai", "re2js", "zod"],
           "acorn: a plugin was compiled",
         );
         for await (const file of filesUnder(place.home)) {
