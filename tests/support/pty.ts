@@ -35,10 +35,13 @@ export function haveTmux(): boolean {
 /** A program running in a tmux pane (200x50 unless told otherwise). */
 export class Pty implements AsyncDisposable {
   readonly socket: string;
+  /** Where the shell around the program writes its exit status. */
+  #statusFile: string;
   #closed = false;
 
-  private constructor(socket: string) {
+  private constructor(socket: string, statusFile: string) {
     this.socket = socket;
+    this.#statusFile = statusFile;
   }
 
   /** Start `cmd` (argv) in a new detached session with `env` added; the pane stays after the program exits. */
@@ -49,9 +52,12 @@ export class Pty implements AsyncDisposable {
     if (!haveTmux()) throw new Error("tmux is not installed (apt-get install -y tmux; .ci/run does this)");
     const socket = `navi-test-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
     const env = Object.entries({ TERM: "xterm-256color", ...opts.env }).map(([k, v]) => `${k}=${quote(v)}`);
-    const line = `cd ${quote(opts.cwd ?? Deno.cwd())} && exec env ${env.join(" ")} ${
+    // The shell stays the program's parent and records its status: tmux (3.3a) sometimes leaves an exited
+    // program unreaped, so the pane is dead but its status never known.
+    const statusFile = await Deno.makeTempFile({ prefix: "navi-pty-status-" });
+    const line = `cd ${quote(opts.cwd ?? Deno.cwd())} && env ${env.join(" ")} ${
       cmd.map(quote).join(" ")
-    }`;
+    }; echo $? > ${quote(statusFile)}`;
     await tmux(socket, [
       "new-session",
       "-d",
@@ -65,7 +71,7 @@ export class Pty implements AsyncDisposable {
       "-c",
       line,
     ]);
-    const pty = new Pty(socket);
+    const pty = new Pty(socket, statusFile);
     await tmux(socket, ["set-option", "-t", "t", "remain-on-exit", "on"]);
     await tmux(socket, ["set-option", "-t", "t", "history-limit", "20000"]);
     return pty;
@@ -106,10 +112,8 @@ export class Pty implements AsyncDisposable {
 
   /** The program's exit status once it has exited, else undefined. */
   async exitStatus(): Promise<number | undefined> {
-    const out = (await tmux(this.socket, ["list-panes", "-t", "t", "-F", "#{pane_dead} #{pane_dead_status}"]))
-      .trim();
-    const [dead, status] = out.split(" ");
-    return dead === "1" ? Number(status) : undefined;
+    const text = (await Deno.readTextFile(this.#statusFile)).trim();
+    return text ? Number(text) : undefined;
   }
 
   /** Wait for the program to exit (bounded); returns its status. */
@@ -120,7 +124,7 @@ export class Pty implements AsyncDisposable {
       if (status !== undefined) return status;
       await new Promise((r) => setTimeout(r, 50));
     }
-    throw new Error(`the program did not exit within ${ms} ms; screen:\n${await this.screen()}`);
+    throw new Error(`the program did not exit within ${ms} ms; screen:\n${await this.screen({ all: true })}`);
   }
 
   /** Kill the tmux server (and the program with it). */
@@ -128,6 +132,7 @@ export class Pty implements AsyncDisposable {
     if (this.#closed) return;
     this.#closed = true;
     await tmux(this.socket, ["kill-server"]).catch(() => {});
+    await Deno.remove(this.#statusFile).catch(() => {});
   }
 
   [Symbol.asyncDispose](): Promise<void> {
