@@ -1,6 +1,10 @@
 import type { ApprovalPolicy } from "./approval.ts";
 import { CacheStats } from "./cache_stats.ts";
-import { type ChatFn, isAbort, type RetryInfo } from "./llm.ts";
+import { type CompactionInfo, ContextKeeper, type ContextView } from "./context_keeper.ts";
+import type { ModelLimits } from "./context_window.ts";
+import { type ChatFn, isAbort, isContextLengthError, type RetryInfo } from "./llm.ts";
+
+export type { CompactionInfo, ContextView };
 import type { OpenAITool, ToolRegistry } from "./registry.ts";
 import { abortError } from "./retry.ts";
 import type { Session } from "./session.ts";
@@ -24,6 +28,8 @@ export interface AgentEvents extends ToolEvents {
   notice?(text: string): void;
   /** A failed model request will be retried after `info.waitMs` (`info.message` says so in one line). */
   retry?(info: RetryInfo): void;
+  /** A compaction starts (`summary` absent) or ends; tokens are estimates of the whole prompt. */
+  compaction?(info: CompactionInfo): void;
 }
 
 /** The outcome of one user turn. */
@@ -78,6 +84,8 @@ export interface AgentOptions {
   model?: () => string | undefined;
   /** Awaited before each model request (MCP tool-list refreshes already announced land first). */
   beforeRequest?: () => Promise<void>;
+  /** The model's context window and output limit; without it the conversation is never compacted. */
+  limits?: () => ModelLimits;
 }
 
 /** The agent loop of one conversation: request, run tool calls, feed results back, until an answer. */
@@ -88,8 +96,11 @@ export class Agent {
   readonly deferral: ToolDeferral;
   /** The session's prompt-cache figures. */
   readonly cache: CacheStats;
+  /** Keeps the conversation within the model's window: token estimates, compaction, /context. */
+  readonly keeper: ContextKeeper;
   #opts: AgentOptions;
   #calls: ToolCallRunner;
+  #lastTools: readonly OpenAITool[] = [];
 
   /** Wire an agent to the registry, pool, session, approval policy and model in `opts`. */
   constructor(opts: AgentOptions) {
@@ -98,6 +109,15 @@ export class Agent {
     this.deferral = opts.deferral ??
       new ToolDeferral(opts.pool, opts.registry, { settings: deferralSettings({ defer: "never" }) });
     this.cache = opts.cache ?? new CacheStats();
+    this.keeper = new ContextKeeper({
+      session: opts.session,
+      cache: this.cache,
+      chat: opts.chat,
+      limits: opts.limits,
+      sourceOf: (tool) => opts.registry.sourceOf(tool),
+      onCompaction: (info) => opts.events?.compaction?.(info),
+      coldPoint: () => this.deferral.coldPoint(),
+    });
     this.#calls = new ToolCallRunner({ ...opts, route: (call) => this.deferral.route(call) });
   }
 
@@ -128,9 +148,29 @@ export class Agent {
     const maxSteps = this.#opts.maxSteps ?? 50;
     for (let step = 1; step <= maxSteps; step++) {
       await this.#opts.beforeRequest?.();
-      const tools = this.#syncTools();
+      let tools = this.#syncTools();
+      if (
+        this.keeper.overBudget(tools) && await this.compact(signal, { reason: "auto", usage: result.usage })
+      ) {
+        tools = this.#syncTools();
+      }
+      if (signal.aborted) return { ...result, aborted: true };
       events.requestStart?.(step);
-      const response = await this.#request(tools, { signal, usage: result.usage });
+      let response;
+      try {
+        response = await this.#request(tools, { signal, usage: result.usage });
+      } catch (err) {
+        if (!isContextLengthError(err) || !this.keeper.compactable()) throw err;
+        this.keeper.refused(tools);
+        const done = await this.compact(signal, { reason: "context-length", usage: result.usage }).catch(
+          () => {
+            throw err;
+          },
+        );
+        if (!done) throw err;
+        tools = this.#syncTools();
+        response = await this.#request(tools, { signal, usage: result.usage });
+      }
       result.text = response.text;
       if (response.aborted) {
         result.aborted = true;
@@ -146,6 +186,19 @@ export class Agent {
     result.stoppedAtLimit = true;
     events.notice?.(`Stopped after ${maxSteps} model requests (max_steps).`);
     return result;
+  }
+
+  /** What the next request would carry, part by part, against the model's window (for /context). */
+  context(): ContextView {
+    return this.keeper.view(this.deferral.view().tools);
+  }
+
+  /** Replace the conversation by a summary of it, in the same session (see ContextKeeper.compact). */
+  compact(
+    signal: AbortSignal,
+    opts: { reason: CompactionInfo["reason"]; usage?: Usage },
+  ): Promise<CompactionInfo | undefined> {
+    return this.keeper.compact(this.#lastTools, { ...opts, signal });
   }
 
   #syncTools(): readonly OpenAITool[] {
@@ -165,6 +218,8 @@ export class Agent {
     const at = new Date().toISOString();
     const sent = session.messages.length;
     const changed = this.cache.observe({ tools, messages: session.messages });
+    this.#lastTools = tools;
+    const raw = this.keeper.tokens.raw([...tools, ...session.messages]);
     const usage = emptyUsage();
     const response = new ResponseAssembler(usage, {
       onText: events.text,
@@ -186,6 +241,7 @@ export class Agent {
       return { text: response.text, calls: [], aborted: true };
     } finally {
       for (const k of Object.keys(usage) as (keyof Usage)[]) opts.usage[k] += usage[k];
+      this.keeper.tokens.calibrate(raw, usage.prompt_tokens);
       session.recordRequest(this.cache.record({
         at,
         messages: sent,

@@ -24,6 +24,7 @@ export {
   type McpOAuthConfig,
   type McpServerConfig,
   type ModelPriceSettings,
+  type ModelSettings,
   type PluginSettings,
   type ProviderSettings,
   type RetrySettings,
@@ -149,6 +150,13 @@ const ConfigSchema = z.strictObject({
       input: z.number().nonnegative(),
       cached_input: z.number().nonnegative().optional(),
       output: z.number().nonnegative(),
+    }),
+  ).optional(),
+  models: z.record(
+    z.string(),
+    z.strictObject({
+      context_window: z.number().int().min(1024).optional(),
+      max_output_tokens: z.number().int().positive().optional(),
     }),
   ).optional(),
 }).superRefine((cfg, ctx) => {

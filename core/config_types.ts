@@ -129,6 +129,14 @@ export interface ModelPriceSettings {
   output: number;
 }
 
+/** The limits of one model in `models.<name>` (override navi's built-in figures for its family). */
+export interface ModelSettings {
+  /** Tokens the model reads and writes in one request, prompt and answer together. */
+  context_window?: number;
+  /** The most tokens one answer may have; kept free of the prompt. */
+  max_output_tokens?: number;
+}
+
 /** One `plugins.<name>` section: `permissions` is navi's; every other key is handed to the plugin. */
 export interface PluginSettings {
   /** Replaces the permissions the plugin declares (to narrow or widen them). */
@@ -163,4 +171,6 @@ export interface Config {
   tools?: ToolSettings;
   /** Prices per model name (as configured or passed with --model): cost in `/usage` and JSON output. */
   prices?: Record<string, ModelPriceSettings>;
+  /** Context window and output limit per model name; compaction keeps each request within them. */
+  models?: Record<string, ModelSettings>;
 }

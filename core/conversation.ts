@@ -3,6 +3,8 @@ import type { NaviApp } from "./app.ts";
 import { ApprovalPolicy, type AskUser } from "./approval.ts";
 import { CacheStats, toolChangeLabel } from "./cache_stats.ts";
 import type { ApprovalMode } from "./config.ts";
+import { modelLimits } from "./context_window.ts";
+import { loadInstructions } from "./instructions.ts";
 import { LlmClient } from "./llm.ts";
 import { systemPrompt } from "./prompt.ts";
 import { type LoadedSession, Session, SessionError } from "./session.ts";
@@ -88,6 +90,8 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
         platform: `${Deno.build.os} ${Deno.build.arch}`,
       }),
     });
+    const instructions = loadInstructions({ workspace: app.workspace, home: app.home });
+    if (instructions.text) session.addMessage({ role: "user", content: instructions.text });
   }
   const opened = session;
   const close = () => opened.close();
@@ -123,7 +127,12 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     cache,
     model: () => safeChoice(llm)?.model,
     beforeRequest: () => app.settleMcp(),
+    limits: () => modelLimits(safeChoice(llm)?.model, app.config.models),
   });
+  if (loaded?.tools && last && !last.summary && last.prompt_tokens) {
+    const sent = [...loaded.tools, ...session.messages.slice(0, last.messages)];
+    agent.keeper.tokens.calibrate(agent.keeper.tokens.raw(sent), last.prompt_tokens);
+  }
   return { agent, llm, policy, pool, warnings, close, resumed: Boolean(id) };
 }
 

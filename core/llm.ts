@@ -20,6 +20,8 @@ export interface ChatRequest {
   tools: readonly OpenAITool[];
   /** Sent as `prompt_cache_key` (the session id) unless the provider sets `prompt_cache_key: false`. */
   cacheKey?: string;
+  /** `"none"`: the model may not call tools this time (a summary request keeps the tools for the cache). */
+  toolChoice?: "none";
 }
 
 /** What a ChatFn may tell its caller while it works. */
@@ -127,6 +129,7 @@ export class LlmClient {
             model: r.choice.model,
             messages: r.req.messages as unknown as OpenAI.ChatCompletionMessageParam[],
             ...(r.req.tools.length ? { tools: r.req.tools as OpenAI.ChatCompletionTool[] } : {}),
+            ...(r.req.tools.length && r.req.toolChoice ? { tool_choice: r.req.toolChoice } : {}),
             stream: true,
             stream_options: { include_usage: true },
             ...(r.req.cacheKey && r.choice.promptCacheKey !== false
@@ -189,10 +192,9 @@ async function toApiError(err: unknown, choice: ProviderChoice): Promise<unknown
   if (err instanceof APIError) {
     const body = err.error as { message?: string } | undefined;
     const msg = scrub(body?.message ?? err.message).replace(/\s+/g, " ").trim();
-    const hint =
-      err.status === 400 && /context length|context window|too many tokens|maximum context/i.test(msg)
-        ? " (the conversation no longer fits the model: /clear starts a new one)"
-        : "";
+    const hint = err.status === 400 && CONTEXT_LENGTH.test(msg)
+      ? " (the conversation no longer fits the model: /compact or /clear makes room)"
+      : "";
     return new ApiError(
       `API error ${err.status ?? ""} from ${where(choice)}: ${msg}${hint}`.replace("  ", " "),
       err.status,
@@ -203,6 +205,13 @@ async function toApiError(err: unknown, choice: ProviderChoice): Promise<unknown
   return new ApiError(
     `bad response from ${where(choice)}: ${scrub(err instanceof Error ? err.message : String(err))}`,
   );
+}
+
+const CONTEXT_LENGTH = /context length|context window|too many tokens|maximum context|prompt is too long/i;
+
+/** Whether a failed request was refused because the prompt does not fit the model's context window. */
+export function isContextLengthError(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 400 && CONTEXT_LENGTH.test(err.message);
 }
 
 /** Start loading the openai SDK in the background (e.g. while MCP servers connect). */

@@ -58,6 +58,7 @@ export {
   type AuditRecord,
   type LoadedSession,
   type Message,
+  type RewriteRecord,
   Session,
   SessionError,
   type SessionMeta,
@@ -142,7 +143,31 @@ export type {
 export { type Conversation, type ConversationOptions, openConversation } from "./conversation.ts";
 export { type AppOptions, NaviApp } from "./app.ts";
 export { systemPrompt } from "./prompt.ts";
-export { COMPACT_PROMPT, summarizeConversation, summaryMessage } from "./compact.ts";
+export { COMPACT_PROMPT, compactedView, fitForSummary, headLength, summaryMessage } from "./compact.ts";
+export {
+  type CompactionInfo,
+  ContextKeeper,
+  type ContextKeeperOptions,
+  type ContextView,
+} from "./context_keeper.ts";
+export {
+  FALLBACK_LIMITS,
+  type ModelLimits,
+  modelLimits,
+  type ModelSettings,
+  promptBudget,
+} from "./context_window.ts";
+export {
+  findInstructionFiles,
+  gitRoot,
+  type InstructionFile,
+  type Instructions,
+  INSTRUCTIONS_CAP_BYTES,
+  instructionsText,
+  isInstructionsMessage,
+  loadInstructions,
+} from "./instructions.ts";
+export { type BytesOf, type ContextPart, TokenEstimator } from "./tokens.ts";
 export { CUT_MARKERS, type CutReason, emptyUsage, ResponseAssembler } from "./stream.ts";
 export { addUsage, costOf, type ModelPrice, sessionCost, totalUsage } from "./usage.ts";
 export {

@@ -1,72 +1,28 @@
 import { join } from "node:path";
 import type { OpenAITool } from "./registry.ts";
 import { acquireLock, type HeldLock } from "./session_lock.ts";
+import {
+  type AuditRecord,
+  type DeferredState,
+  type Message,
+  parseLines,
+  type RequestRecord,
+  type RewriteRecord,
+  type SessionMeta,
+  type SessionRecord,
+} from "./session_records.ts";
 import { addUsage, emptyUsage, type Usage } from "./usage.ts";
 
-/** A Chat Completions message as navi stores and sends it. */
-export type Message = Record<string, unknown> & { role: "system" | "user" | "assistant" | "tool" };
-
-/** The metadata record that opens every session file. */
-export interface SessionMeta {
-  /** The session id: creation time plus a random suffix; also the file name. */
-  id: string;
-  /** When the session was created (ISO 8601). */
-  created: string;
-  /** The workspace the session was started in. */
-  cwd: string;
-  /** The provider at creation, when one could be resolved. */
-  provider?: string;
-  /** The model at creation, when one could be resolved. */
-  model?: string;
-}
-
-/** One audit record per tool call; never sent to the model. */
-export interface AuditRecord {
-  /** The tool the model called. */
-  tool: string;
-  /** How approval was decided (a Decision's `how`), or `none` when the call failed before that. */
-  decision: string;
-  /** Milliseconds the tool ran (or, for a call that never ran, the time until it failed). */
-  ms: number;
-  /** Whether the result was a success. */
-  ok: boolean;
-  /** The error of a failed call. */
-  error?: string;
-  /** `call_tool` when the model called the tool through it (the tool is still the real tool's name). */
-  via?: string;
-}
-
-/** One model request as the session records it (for the hit ratio, cache breaks and the cache TTL). */
-export interface RequestRecord {
-  /** When the request went out (ISO 8601). */
-  at: string;
-  /** How many messages it sent (a prefix of the session's messages). */
-  messages: number;
-  /** Prompt tokens, as the provider reported them (0 when it did not). */
-  prompt_tokens: number;
-  /** Prompt tokens served from the provider's cache. */
-  cached_tokens: number;
-  /** The first part that differed from the previous request, when it did not extend that request's prefix. */
-  break?: string;
-}
-
-/** What the session keeps of deferred changes (for a resume). */
-export interface DeferredState {
-  /** Tools announced in reminders since the array was last folded, with the announced definitions. */
-  announced: OpenAITool[];
-  /** Tools still in the array that the model was told are removed. */
-  withdrawn: string[];
-}
-
-/** One line of a session file. */
-export type SessionRecord =
-  | ({ type: "meta" } & SessionMeta)
-  | { type: "message"; message: Message }
-  | { type: "tools"; tools: readonly OpenAITool[] }
-  | ({ type: "request" } & RequestRecord)
-  | ({ type: "deferred" } & DeferredState)
-  | ({ type: "audit"; at: string } & AuditRecord)
-  | ({ type: "usage"; model: string } & Usage);
+export {
+  type AuditRecord,
+  type DeferredState,
+  type Message,
+  parseLines,
+  type RequestRecord,
+  type RewriteRecord,
+  type SessionMeta,
+  type SessionRecord,
+};
 
 /** What `Session.load` returns. */
 export interface LoadedSession {
@@ -191,6 +147,7 @@ export class Session {
     const requests: RequestRecord[] = [];
     for (const r of records) {
       if (r.type === "message") session.messages.push(r.message);
+      else if (r.type === "rewrite") session.messages = [...r.messages];
       else if (r.type === "tools") tools = r.tools;
       else if (r.type === "request") requests.push(withoutType(r));
       else if (r.type === "deferred") deferred = withoutType(r);
@@ -225,6 +182,12 @@ export class Session {
   addMessage(message: Message): void {
     this.messages.push(message);
     this.#write({ type: "message", message });
+  }
+
+  /** Replace the conversation with `record.messages` from now on (compaction); earlier records stay. */
+  rewrite(record: RewriteRecord): void {
+    this.messages = [...record.messages];
+    this.#write({ type: "rewrite", ...record });
   }
 
   /** Record the model-facing tool list after a change (read back by `load` for a resume). */
@@ -264,6 +227,19 @@ export class Session {
     this.#write({ type: "audit", at: new Date().toISOString(), ...record });
   }
 
+  /** The folder of this session's saved tool outputs (`sessions/<id>/outputs`). */
+  get outputDir(): string {
+    return join(this.file.replace(/\.jsonl$/, ""), "outputs");
+  }
+
+  /** Keep the whole text of a cut tool result (secrets redacted) as `<outputDir>/<name>.txt`; returns the path. */
+  saveOutput(name: string, text: string): string {
+    Deno.mkdirSync(this.outputDir, { recursive: true, mode: 0o700 });
+    const path = join(this.outputDir, `${name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 80) || "output"}.txt`);
+    Deno.writeTextFileSync(path, this.#redact(text), { mode: 0o600 });
+    return path;
+  }
+
   /** Release the session's lock; another process may resume it from now on. */
   close(): void {
     this.#lock.release();
@@ -273,21 +249,4 @@ export class Session {
     const line = this.#redact(JSON.stringify(record)) + "\n";
     Deno.writeTextFileSync(this.file, line, { append: true, mode: 0o600 });
   }
-}
-
-/** Parse the lines of a session file; returns the records and the (1-based) numbers of corrupt lines. */
-export function parseLines(text: string): { records: SessionRecord[]; bad: number[] } {
-  const records: SessionRecord[] = [];
-  const bad: number[] = [];
-  text.split("\n").forEach((line, i) => {
-    if (!line.trim()) return;
-    try {
-      const r = JSON.parse(line);
-      if (r && typeof r === "object" && typeof r.type === "string") records.push(r);
-      else bad.push(i + 1);
-    } catch {
-      bad.push(i + 1);
-    }
-  });
-  return { records, bad };
 }

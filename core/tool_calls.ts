@@ -81,7 +81,7 @@ export class ToolCallRunner {
     const { session, redact } = this.#opts;
     const images: Message[] = [];
     calls.forEach((call, n) => {
-      const r = results[n];
+      const r = keepWhole(results[n], { session, id: call.id });
       const content = toModelContent(r);
       session.addMessage({ role: "tool", tool_call_id: call.id, content: redact?.(content) ?? content });
       if (r._multimodal && typeof r._image_data_url === "string") {
@@ -165,6 +165,26 @@ export class ToolCallRunner {
       onProgress: events?.toolProgress ? (p) => events.toolProgress!(call, p) : undefined,
       childEnv: this.#opts.childEnv,
       sandbox: this.#opts.sandbox,
+      readable: [this.#opts.session.outputDir],
     };
+  }
+}
+
+/**
+ * A cut result whose whole text came along (`_full_output`): the text is saved in the session's folder and the
+ * model is told where, so it can read the rest with read_file instead of running the tool again.
+ */
+function keepWhole(result: ToolResult, opts: { session: Session; id: string }): ToolResult {
+  const whole = result._full_output;
+  if (typeof whole !== "string") return result;
+  try {
+    const path = opts.session.saveOutput(opts.id, whole);
+    const lines = whole.split("\n").length;
+    const note =
+      `The result was cut. The whole output (${whole.length} characters, ${lines} lines) is in ${path}: ` +
+      "read the part you need with read_file (offset and limit) rather than running the tool again.";
+    return { ...result, full_output: path, note: result.note ? `${result.note} ${note}` : note };
+  } catch {
+    return result;
   }
 }

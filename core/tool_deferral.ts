@@ -89,6 +89,11 @@ export class ToolDeferral {
     for (const t of [...(this.#sent ?? []), ...this.#announced.values()]) this.#seen.add(t.function.name);
   }
 
+  /** The provider's cache is cold (the conversation was rewritten): the next request folds what is pending. */
+  coldPoint(): void {
+    this.#lastRequestAt = undefined;
+  }
+
   /** The settings in force. */
   get settings(): DeferralSettings {
     return this.#s;

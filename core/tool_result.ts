@@ -27,8 +27,24 @@ export function normalizeResult(value: unknown): ToolResult {
 
 const MARKER = (n: number) => `\n[... truncated ${n} characters]`;
 
-/** Cut a result whose model-visible JSON exceeds `limit` characters; marks it `truncated: true`. */
+/**
+ * Cut a result whose model-visible JSON exceeds `limit` characters; marks it `truncated: true` and keeps the
+ * whole text in the control field `_full_output` (the longest string field, or else the whole JSON), which the
+ * call runner saves to a file the model can read.
+ */
 export function truncateResult(result: ToolResult, limit: number): ToolResult {
+  const cut = cutResult(result, limit);
+  if (cut === result) return result;
+  const longest = Object.entries(result)
+    .filter(([k, v]) => !k.startsWith("_") && k !== "error" && typeof v === "string")
+    .sort((a, b) => (b[1] as string).length - (a[1] as string).length)[0];
+  const whole = longest && (longest[1] as string).length > limit / 2
+    ? longest[1] as string
+    : toModelContent(result);
+  return { ...cut, _full_output: whole } as ToolResult;
+}
+
+function cutResult(result: ToolResult, limit: number): ToolResult {
   let size = toModelContent(result).length;
   if (size <= limit) return result;
   const out: Record<string, unknown> = { ...result, truncated: true };

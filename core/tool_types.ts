@@ -57,6 +57,8 @@ export interface ToolContext {
   childEnv?(): Record<string, string>;
   /** Confines child processes (bash); absent only for direct library callers, which then run unconfined. */
   sandbox?: CommandSandbox;
+  /** Directories outside the workspace that may be read without asking (the session's saved outputs). */
+  readable?: string[];
 }
 
 /** How far a long call is. */

@@ -50,6 +50,9 @@ export async function resolveInWorkspace(
   const root = await landing(resolve(ctx.workspace));
   const links = opts.write ? await hardLinks(real) : 1;
   if (isInside(root, real) && links === 1) return absolute;
+  if (!opts.write) {
+    for (const extra of ctx.readable ?? []) if (isInside(await landing(extra), real)) return absolute;
+  }
   const why = links > 1
     ? `${real} has ${links} hard links, so it may also be a file outside the workspace`
     : real;

@@ -1,4 +1,11 @@
-import { type AgentEvents, summarize, type ToolCall, type ToolProgress, type ToolResult } from "../mod.ts";
+import {
+  type AgentEvents,
+  type CompactionInfo,
+  summarize,
+  type ToolCall,
+  type ToolProgress,
+  type ToolResult,
+} from "../mod.ts";
 import type { Sink } from "./render.ts";
 import { makeStyle, shorten, type Style } from "./style.ts";
 import { escapeControls } from "./terminal_text.ts";
@@ -240,5 +247,18 @@ export function terminalEvents(
     },
     notice,
     retry: (info) => notice(info.message),
+    compaction: (info) => notice(compactionLine(info)),
   };
+}
+
+/** The line for a compaction starting or done. */
+export function compactionLine(info: CompactionInfo): string {
+  const why = info.reason === "context-length"
+    ? "the provider refused the conversation as too long"
+    : info.reason === "auto"
+    ? "the next request would not fit the model's window"
+    : "/compact";
+  return info.summary === undefined
+    ? `compacting the conversation (about ${info.before} tokens; ${why})...`
+    : `compacted the conversation: about ${info.before} -> ${info.after} tokens`;
 }

@@ -15,6 +15,7 @@ import {
 import { askApproval } from "./approval_prompt.ts";
 import { cacheSlashCommand } from "./commands/cache.ts";
 import { compactSlashCommand } from "./commands/compact.ts";
+import { contextSlashCommands } from "./commands/context.ts";
 import { mcpSlashCommands } from "./commands/mcp.ts";
 import { promptSlashCommands, replacePromptRows } from "./commands/mcp_prompts.ts";
 import { mcpMentions } from "./mcp_mentions.ts";
@@ -101,6 +102,7 @@ class Repl {
     this.#mentions = [mcpMentions(app), fileMentions(app.workspace)];
     this.#commands = slashTable([
       compactSlashCommand(),
+      ...contextSlashCommands(),
       cacheSlashCommand(),
       usageSlashCommand(),
       permissionsSlashCommand(),

@@ -1,4 +1,4 @@
-import { type Conversation, type Elicit, type NaviApp, pluginsDir } from "../mod.ts";
+import { type Conversation, type Elicit, loadInstructions, type NaviApp, pluginsDir } from "../mod.ts";
 import { openInBrowser } from "./browser.ts";
 import { mcpAdd, mcpRemove } from "./commands/mcp.ts";
 import type { Sink } from "./render.ts";
@@ -68,5 +68,6 @@ export function slashContext(app: NaviApp, parts: ReplParts): SlashContext {
     submit: parts.submit,
     prices: app.config.prices,
     modelsListed: parts.modelsListed,
+    instructions: () => loadInstructions({ workspace: app.workspace, home: app.home }),
   };
 }

@@ -3,6 +3,7 @@ import {
   type ApprovalMode,
   type Conversation,
   fnv1a,
+  type Instructions,
   type McpServerState,
   type ModelPrice,
   type PluginReport,
@@ -69,6 +70,8 @@ export interface SlashContext {
   prices?: Record<string, ModelPrice>;
   /** The provider's models were listed (for completion). */
   modelsListed?(ids: string[]): void;
+  /** Read the project instructions (AGENTS.md files) as they are now on disk. */
+  instructions?(): Instructions;
 }
 
 /** One row of the slash-command table: help and completion are derived from it. */

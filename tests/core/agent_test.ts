@@ -186,7 +186,7 @@ Deno.test("a context-length 400 says how to go on", async () => {
   assert(error instanceof ApiError);
   assertMatch(
     error.message,
-    /^API error 400 from test .*8192 tokens\. \(the conversation no longer fits the model: \/clear starts a new one\)$/,
+    /^API error 400 from test .*8192 tokens\. \(the conversation no longer fits the model: \/compact or \/clear makes room\)$/,
   );
 });
 

@@ -1,22 +1,20 @@
-import { summarizeConversation, summaryMessage } from "../../mod.ts";
 import type { SlashCommand } from "../slash.ts";
 
-/** REPL row: `/compact` summarizes the conversation and continues in a new one that starts from the summary. */
+/** REPL row: `/compact` replaces the conversation by a summary of it, in the same session, and shows the summary. */
 export function compactSlashCommand(): SlashCommand {
   return {
     name: "/compact",
-    help: "summarize the conversation and continue in a new one that starts from the summary",
+    help:
+      "replace the conversation by a summary of it (same session); shows the summary and the tokens saved",
     run: async (_a, ctx) => {
-      const { agent, llm } = ctx.conversation();
-      const old = agent.session.meta.id;
-      const summary = await summarizeConversation(llm.chat, agent.session.messages, ctx.signal);
-      if (ctx.signal.aborted || !summary) {
+      const { agent } = ctx.conversation();
+      const done = await agent.compact(ctx.signal, { reason: "manual" });
+      if (ctx.signal.aborted || !done) {
         ctx.out.write("compact cancelled; the conversation is unchanged\n");
         return;
       }
-      ctx.newConversation();
-      ctx.conversation().agent.session.addMessage(summaryMessage(old, summary));
-      ctx.out.write(ctx.style.dim(`compacted ${old} into this conversation`) + "\n");
+      ctx.out.write(`${ctx.style.bold("summary")}\n${done.summary}\n`);
+      ctx.out.write(ctx.style.dim(`compacted: about ${done.before} -> ${done.after} tokens`) + "\n");
     },
   };
 }

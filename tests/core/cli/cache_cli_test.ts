@@ -54,12 +54,24 @@ Deno.test("REPL: a deferred plugin tool shows in /tools, /cache reports the sess
       r.stdout,
       /every request extended the previous one's prefix\ntools\.defer always · 1 deferred \(call_tool\): stamp/,
     );
-    assertEquals(server.requests[2].body.tools, undefined, "the summary request");
+    assertEquals(
+      rawField(server.requests[2].raw, "tools"),
+      rawField(server.requests[1].raw, "tools"),
+      "the summary request keeps the array, so it extends the request before it",
+    );
     const after = (server.requests[3].body.tools as { function: { name: string } }[]).map((t) =>
       t.function.name
     );
-    assertEquals(after.at(-1), "stamp", "the new conversation after /compact sends the folded array");
-    assertMatch(r.stdout, /1 request · prompt \d+ tokens/);
+    assertEquals(
+      after.at(-1),
+      "stamp",
+      "after /compact (a cold point) the array has the deferred tool folded in",
+    );
+    assertMatch(
+      r.stdout,
+      /4 requests · prompt \d+ tokens[^\n]*\nrequests that did not extend the previous request's prefix:\n {2}request 4: tools\[9\] \(plugin stamp\.js\)\n/,
+      "the compaction is the one cache break",
+    );
   } finally {
     await server.close();
   }

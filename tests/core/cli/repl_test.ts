@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { startLlmServer } from "../../support/llm_server.ts";
-import { assertEquals, assertMatch, runNavi, tempDir } from "../../helpers.ts";
+import { rawField } from "../../support/raw_json.ts";
+import { assertEquals, assertMatch, llmConfig, runNavi, tempDir, writeConfig } from "../../helpers.ts";
 
 Deno.test("the REPL reads piped prompts and commands until /exit", async () => {
   await using home = await tempDir();
@@ -45,31 +46,40 @@ Deno.test("the REPL exits at end of input", async () => {
   assertMatch(r.stdout, /\/exit\s+leave navi/);
 });
 
-Deno.test("/compact summarizes without tools and continues in a new session that starts from the summary", async () => {
+Deno.test("/compact replaces the conversation by its summary in the same session; the summary request extends the last one", async () => {
   await using home = await tempDir();
   const server = startLlmServer([{ text: "Hi there." }, { text: "User said hello; nothing else yet." }, {
     text: "Continuing.",
   }]);
   try {
-    await Deno.writeTextFile(
-      join(home.path, "config.json"),
-      JSON.stringify({ providers: { local: { base_url: server.url, api_key: "k" } }, model: "m" }),
-    );
+    await writeConfig(home.path, llmConfig(server.url));
     const r = await runNavi([], { home: home.path, stdin: "hello\n/compact\nwhat next?\n/exit\n" });
     assertEquals(r.code, 0, r.stderr);
-    assertMatch(r.stdout, /compacted \d{8}-\d{6}-[0-9a-f]{6} into this conversation/);
-    const compact = server.requests[1].body;
-    assertEquals(compact.tools, undefined, "the summary request offers no tools");
-    assertMatch((compact.messages as { content: string }[]).at(-1)!.content, /^Summarize this conversation/);
-    const next = server.requests[2].body.messages as { role: string; content: string }[];
-    assertEquals(next.map((m) => m.role), ["system", "user", "user"]);
-    assertMatch(
-      next[1].content,
-      /^<conversation-summary session="[^"]+">\nUser said hello; nothing else yet\.\n/,
+    assertMatch(r.stdout, /summary\nUser said hello; nothing else yet\.\ncompacted: about \d+ -> \d+ tokens/);
+    const [first, compact, next] = server.requests;
+    assertEquals(
+      rawField(compact.raw, "tools"),
+      rawField(first.raw, "tools"),
+      "the summary request keeps the tools",
     );
-    assertEquals(next[2].content, "what next?");
-    const sessions = [...Deno.readDirSync(join(home.path, "sessions"))];
-    assertEquals(sessions.length, 2, "the old session is kept; the new one starts from the summary");
+    assertEquals(compact.body.tool_choice, "none");
+    const sent = compact.body.messages as { role: string; content: string }[];
+    assertEquals(
+      sent.slice(0, -1),
+      (first.body.messages as unknown[]).concat([{ role: "assistant", content: "Hi there." }]),
+    );
+    assertMatch(sent.at(-1)!.content, /^The conversation is about to be replaced by your summary/);
+    const after = next.body.messages as { role: string; content: string }[];
+    assertEquals(after.map((m) => m.role), ["system", "user", "user"]);
+    assertMatch(after[1].content, /^<conversation-summary>\n[^\n]*\nUser said hello; nothing else yet\.\n/);
+    assertEquals(after[2].content, "what next?");
+    const sessions = [...Deno.readDirSync(join(home.path, "sessions"))].filter((e) =>
+      e.name.endsWith(".jsonl")
+    );
+    assertEquals(sessions.length, 1, "one session: the old messages stay in its file");
+    const file = Deno.readTextFileSync(join(home.path, "sessions", sessions[0].name));
+    assertMatch(file, /"type":"rewrite","reason":"compaction"/);
+    assertMatch(file, /"content":"hello"/);
   } finally {
     await server.close();
   }
