@@ -10,6 +10,8 @@ import { emptyUsage, ResponseAssembler, type Usage } from "./stream.ts";
 import { type ContextPart, TokenEstimator } from "./tokens.ts";
 import type { ToolSource } from "./tool_types.ts";
 
+const COMPACT_REQUEST: Message = { role: "user", content: COMPACT_PROMPT };
+
 /** What a compaction did (or, without `summary`, is about to do). */
 export interface CompactionInfo {
   /** `auto`: the next request would not fit; `context-length`: the provider refused one; `manual`: /compact. */
@@ -61,6 +63,9 @@ export class ContextKeeper {
   #opts: ContextKeeperOptions;
   /** 90% of a prompt size the provider refused (context length); requests stay below it. */
   #refusedAt = Infinity;
+  /** The size of the request last checked, and the largest growth from one request to the next. */
+  #lastSize?: number;
+  #growth = 0;
 
   /** Keep `opts.session` within `opts.limits()`. */
   constructor(opts: ContextKeeperOptions) {
@@ -75,18 +80,34 @@ export class ContextKeeper {
   }
 
   /**
-   * Whether a request with `tools` and the conversation would not fit, and a compaction would help (the part
-   * after the system prompt and instructions is larger than a summary).
+   * Whether to compact before a request with `tools` and the conversation: when it would not fit, or when the
+   * next step would grow it past what a summary request can carry unchanged (the conversation plus the
+   * instruction, within the window minus room for the summary). Compacting that early keeps the summary request
+   * an extension of the request before it, so a compaction costs one cache break, the request after it. The
+   * growth expected is the largest step seen so far, at most a quarter of the budget.
    */
   overBudget(tools: readonly OpenAITool[]): boolean {
-    const { messages } = this.#opts.session;
-    return this.tokens.estimate([...tools, ...messages]) > this.budget() && this.compactable();
+    const size = this.tokens.estimate([...tools, ...this.#opts.session.messages]);
+    if (this.#lastSize !== undefined && size > this.#lastSize) {
+      this.#growth = Math.max(this.#growth, size - this.#lastSize);
+    }
+    this.#lastSize = size;
+    const budget = this.budget();
+    const margin = Math.min(this.#growth, budget / 4) + this.tokens.estimate([COMPACT_REQUEST]);
+    return (size > budget || size + margin > this.#summaryRoom()) && this.compactable();
   }
 
   /** Whether a summary would be smaller than the conversation after the system prompt and instructions. */
   compactable(): boolean {
     const { messages } = this.#opts.session;
     return this.tokens.estimate(messages.slice(headLength(messages))) > SUMMARY_MAX_TOKENS;
+  }
+
+  /** The prompt a summary request may have: the window minus room for the summary, below a refused size. */
+  #summaryRoom(): number {
+    const limits = this.#opts.limits?.();
+    const answer = limits ? Math.min(limits.contextWindow - promptBudget(limits), SUMMARY_MAX_TOKENS) : 0;
+    return Math.min(limits ? limits.contextWindow - answer : Infinity, this.#refusedAt);
   }
 
   /** The provider refused a request with `tools` and the conversation as too long: stay 10% below that. */
@@ -117,9 +138,8 @@ export class ContextKeeper {
     const { session } = this.#opts;
     const before = this.tokens.estimate([...tools, ...session.messages]);
     this.#opts.onCompaction?.({ reason: opts.reason, before });
-    const limits = this.#opts.limits?.();
-    const room = Math.min(limits ? limits.contextWindow - SUMMARY_MAX_TOKENS : Infinity, this.#refusedAt);
-    const request = fitForSummary([...session.messages, { role: "user", content: COMPACT_PROMPT }], {
+    const room = this.#summaryRoom();
+    const request = fitForSummary([...session.messages, COMPACT_REQUEST], {
       budget: room - this.tokens.estimate(tools),
       estimator: this.tokens,
     });
@@ -128,6 +148,7 @@ export class ContextKeeper {
     const messages = compactedView(session.messages, summary);
     const after = this.tokens.estimate([...tools, ...messages]);
     session.rewrite({ reason: "compaction", messages, summary, tokens: { before, after } });
+    this.#lastSize = undefined;
     this.#opts.coldPoint?.();
     const info = { reason: opts.reason, before, after, summary };
     this.#opts.onCompaction?.(info);
