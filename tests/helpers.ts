@@ -58,6 +58,11 @@ export function llmConfig(url: string, extra: Record<string, unknown> = {}): Rec
   return { providers: { local: { base_url: url, api_key: "k" } }, model: "m", ...extra };
 }
 
+/** Like `llmConfig`, but the key comes from `$TEST_LLM_KEY` (tests then look for the key's value everywhere). */
+export function keyedLlmConfig(url: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { providers: { local: { base_url: url, api_key: "$TEST_LLM_KEY" } }, model: "m", ...extra };
+}
+
 /** A NaviApp with the built-in tools over temporary home and workspace directories, disposed with them. */
 export async function testApp(
   config: Config,

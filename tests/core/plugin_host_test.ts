@@ -2,7 +2,7 @@
 // exit, reject, patch its globals, reach for the API key) never reaches navi.
 import { join } from "node:path";
 import { startLlmServer } from "../support/llm_server.ts";
-import { startTmux } from "../support/tmux.ts";
+import { Pty } from "../support/pty.ts";
 import {
   assert,
   assertEquals,
@@ -272,19 +272,19 @@ Deno.test("under a terminal: the REPL stays usable through a spinning handler an
   ]);
   try {
     await writeConfig(home.path, llmConfig(server.url));
-    await using term = await startTmux([Deno.execPath(), "run", "-A", "--unstable-worker-options", MAIN], {
+    await using term = await Pty.start([Deno.execPath(), "run", "-A", "--unstable-worker-options", MAIN], {
       env: { NAVI_HOME: home.path, NO_COLOR: "1" },
       cwd: home.path,
     });
     const shows = (text: string, what: string) =>
       until(async () => (await term.screen()).includes(text), 30_000, what);
     await shows("›", "the prompt");
-    await term.send("spin please", { literal: true });
-    await term.send("Enter");
+    await term.type("spin please");
+    await term.keys("Enter");
     await shows("after the spin", "the answer after the timed-out call");
     assertMatch(await term.screen(), /spin timed out after 1000 ms/);
-    await term.send("now exit", { literal: true });
-    await term.send("Enter");
+    await term.type("now exit");
+    await term.keys("Enter");
     await shows("after the exit", "the answer after the crash");
     await shows("navi: plugin hostile.js stopped (Deno.exit(7) was called)", "the crash line");
     const screen = await term.screen();

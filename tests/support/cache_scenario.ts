@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { type DeferMode, NaviApp, openConversation, type ToolContext } from "../../core/mod.ts";
 import { builtinTools } from "../../tools/mod.ts";
-import { ROOT, runNavi, until } from "../helpers.ts";
+import { ROOT, runNavi, until, writeConfig } from "../helpers.ts";
 import { rebilledTokens } from "./llm_cache.ts";
 import { type Recorded, startLlmServer } from "./llm_server.ts";
 
@@ -101,7 +101,7 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
     tools: { defer: opts.defer, defer_above_tokens: opts.deferAboveTokens },
     mcp_servers: { docs: server("docs"), web: server("web") },
   };
-  await Deno.writeTextFile(join(home, "config.json"), JSON.stringify(config));
+  await writeConfig(home, config);
   await Deno.mkdir(join(ws, "src"));
   for (let i = 0; i < 6; i++) await Deno.writeTextFile(join(ws, "src", `f${i}.ts`), source(i));
   const app = new NaviApp({ home, workspace: ws, config: config as never, builtins: builtinTools() });

@@ -47,7 +47,16 @@ export class Pty implements AsyncDisposable {
   /** Start `cmd` (argv) in a new detached session with `env` added; the pane stays after the program exits. */
   static async start(
     cmd: string[],
-    opts: { env?: Record<string, string>; cwd?: string; width?: number; height?: number } = {},
+    opts: {
+      env?: Record<string, string>;
+      cwd?: string;
+      width?: number;
+      height?: number;
+      /** Accept clipboard writes (OSC 52) from the program into tmux's paste buffers, so they can be seen. */
+      clipboard?: boolean;
+      /** Send the program's stderr to this file instead of the terminal. */
+      stderrFile?: string;
+    } = {},
   ): Promise<Pty> {
     if (!haveTmux()) throw new Error("tmux is not installed (apt-get install -y tmux; .ci/run does this)");
     const socket = `navi-test-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
@@ -55,8 +64,8 @@ export class Pty implements AsyncDisposable {
     // The shell stays the program's parent and records its status: tmux (3.3a) sometimes leaves an exited
     // program unreaped, so the pane is dead but its status never known.
     const statusFile = await Deno.makeTempFile({ prefix: "navi-pty-status-" });
-    const line = `cd ${quote(opts.cwd ?? Deno.cwd())} && env ${env.join(" ")} ${
-      cmd.map(quote).join(" ")
+    const line = `cd ${quote(opts.cwd ?? Deno.cwd())} && env ${env.join(" ")} ${cmd.map(quote).join(" ")}${
+      opts.stderrFile ? ` 2>${quote(opts.stderrFile)}` : ""
     }; echo $? > ${quote(statusFile)}`;
     await tmux(socket, [
       "new-session",
@@ -74,6 +83,7 @@ export class Pty implements AsyncDisposable {
     const pty = new Pty(socket, statusFile);
     await tmux(socket, ["set-option", "-t", "t", "remain-on-exit", "on"]);
     await tmux(socket, ["set-option", "-t", "t", "history-limit", "20000"]);
+    if (opts.clipboard) await tmux(socket, ["set-option", "-g", "set-clipboard", "on"]);
     return pty;
   }
 
@@ -91,6 +101,23 @@ export class Pty implements AsyncDisposable {
   async paste(text: string): Promise<void> {
     await tmux(this.socket, ["load-buffer", "-b", "p", "-"], text);
     await tmux(this.socket, ["paste-buffer", "-p", "-d", "-b", "p", "-t", "t"]);
+  }
+
+  /** The pane's title (set by OSC 0 / OSC 2). */
+  async title(): Promise<string> {
+    return (await tmux(this.socket, ["display", "-p", "-t", "t", "#{pane_title}"])).trim();
+  }
+
+  /** tmux's paste buffers (where OSC 52 clipboard writes land with `clipboard`). */
+  async buffers(): Promise<string> {
+    return await tmux(this.socket, ["list-buffers"]);
+  }
+
+  /** The program's pid (the child of the shell that runs it in the pane), once it runs. */
+  async programPid(): Promise<number> {
+    const shell = (await tmux(this.socket, ["display", "-p", "-t", "t", "#{pane_pid}"])).trim();
+    const children = await Deno.readTextFile(`/proc/${shell}/task/${shell}/children`).catch(() => "");
+    return Number(children.trim().split(/\s+/)[0]) || 0;
   }
 
   /** The visible screen, lines joined where the terminal wrapped them (`all`: the scrollback too). */
@@ -133,6 +160,8 @@ export class Pty implements AsyncDisposable {
     this.#closed = true;
     await tmux(this.socket, ["kill-server"]).catch(() => {});
     await Deno.remove(this.#statusFile).catch(() => {});
+    const dir = `${Deno.env.get("TMUX_TMPDIR") ?? "/tmp"}/tmux-${Deno.uid()}`;
+    await Deno.remove(`${dir}/${this.socket}`).catch(() => {});
   }
 
   [Symbol.asyncDispose](): Promise<void> {

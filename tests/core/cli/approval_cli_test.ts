@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { startLlmServer } from "../../support/llm_server.ts";
-import { assert, assertEquals, assertMatch, runNavi, tempDir } from "../../helpers.ts";
+import { assert, assertEquals, assertMatch, runNavi, tempDir, writeConfig } from "../../helpers.ts";
 import { RM_RF_SPELLINGS } from "../../support/shell_spellings.ts";
 
 const KEY = "sk-approval-KNOWN-KEY-42424242";
@@ -13,14 +13,11 @@ async function run(
   const home = await tempDir();
   const ws = await tempDir();
   const server = startLlmServer(steps);
-  await Deno.writeTextFile(
-    join(home.path, "config.json"),
-    JSON.stringify({
-      providers: { t: { base_url: server.url, api_key: "$NAVI_TEST_KEY" } },
-      model: "m",
-      ...config,
-    }),
-  );
+  await writeConfig(home.path, {
+    providers: { t: { base_url: server.url, api_key: "$NAVI_TEST_KEY" } },
+    model: "m",
+    ...config,
+  });
   const r = await runNavi(args, { home: home.path, cwd: ws.path, env: { NAVI_TEST_KEY: KEY } });
   await server.close();
   return {
@@ -107,16 +104,13 @@ Deno.test("literal keys and MCP header values in config.json are redacted from t
   try {
     const header = "Bearer mcp-header-SECRET-777777";
     const literalKey = "sk-literal-SECRET-88888888";
-    await Deno.writeTextFile(
-      join(home.path, "config.json"),
-      JSON.stringify({
-        providers: { t: { base_url: server.url, api_key: literalKey } },
-        model: "m",
-        mcp_servers: {
-          web: { url: "http://127.0.0.1:9/mcp", headers: { Authorization: header }, enabled: false },
-        },
-      }),
-    );
+    await writeConfig(home.path, {
+      providers: { t: { base_url: server.url, api_key: literalKey } },
+      model: "m",
+      mcp_servers: {
+        web: { url: "http://127.0.0.1:9/mcp", headers: { Authorization: header }, enabled: false },
+      },
+    });
     const r = await runNavi(["-p", "show config", "--approval", "auto"], { home: home.path });
     assertEquals(r.code, 0, r.stderr);
     const toolResult = (server.requests[1].body.messages as { content: string }[]).at(-1)!.content;
@@ -140,14 +134,11 @@ Deno.test("deny bash(rm -rf*) holds against every respelling of rm -rf, under --
   await Deno.writeTextFile(join(ws.path, "victim", "keep.txt"), "precious");
   const server = startLlmServer([{ toolCalls: calls }, { text: "tried" }]);
   try {
-    await Deno.writeTextFile(
-      join(home.path, "config.json"),
-      JSON.stringify({
-        providers: { t: { base_url: server.url, api_key: "k" } },
-        model: "m",
-        approval: { deny: ["bash(rm -rf*)"] },
-      }),
-    );
+    await writeConfig(home.path, {
+      providers: { t: { base_url: server.url, api_key: "k" } },
+      model: "m",
+      approval: { deny: ["bash(rm -rf*)"] },
+    });
     const r = await runNavi(["-p", "clean up", "--approval", "auto"], { home: home.path, cwd: ws.path });
     assertEquals(r.code, 0, r.stderr);
     assertEquals(await Deno.readTextFile(join(ws.path, "victim", "keep.txt")), "precious");
@@ -184,14 +175,11 @@ Deno.test("arguments that are not a JSON object never reach a handler, approval 
   await Deno.writeTextFile(join(home.path, "plugins", "marker.js"), MARKER_PLUGIN);
   const server = startLlmServer([{ toolCalls: calls }, { text: "gave up" }]);
   try {
-    await Deno.writeTextFile(
-      join(home.path, "config.json"),
-      JSON.stringify({
-        providers: { t: { base_url: server.url, api_key: "k" } },
-        model: "m",
-        approval: { mode: "ask", deny: ["bash(rm*)", "touch_marker"] },
-      }),
-    );
+    await writeConfig(home.path, {
+      providers: { t: { base_url: server.url, api_key: "k" } },
+      model: "m",
+      approval: { mode: "ask", deny: ["bash(rm*)", "touch_marker"] },
+    });
     const r = await runNavi(["-p", "go"], { home: home.path, cwd: ws.path });
     assertEquals(r.code, 0, r.stderr);
     assertEquals(r.stdout, "gave up\n");

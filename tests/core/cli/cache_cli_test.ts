@@ -2,8 +2,18 @@
 // as a cold point that folds deferred tools.
 import { join } from "node:path";
 import { startLlmServer } from "../../support/llm_server.ts";
+import { Pty } from "../../support/pty.ts";
 import { rawField } from "../../support/raw_json.ts";
-import { assert, assertEquals, assertMatch, MAIN, runNavi, tempDir, until } from "../../helpers.ts";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  MAIN,
+  runNavi,
+  tempDir,
+  until,
+  writeConfig,
+} from "../../helpers.ts";
 
 const PLUGIN =
   `export default (navi) => navi.registerTool({ name: "stamp", description: "- Stamps a text.", ` +
@@ -20,14 +30,11 @@ Deno.test("REPL: a deferred plugin tool shows in /tools, /cache reports the sess
     return { text: i === 2 ? "The user asked twice." : `answer ${i}` };
   });
   try {
-    await Deno.writeTextFile(
-      join(home.path, "config.json"),
-      JSON.stringify({
-        providers: { t: { base_url: server.url, api_key: "k" } },
-        model: "m",
-        tools: { defer: "always" },
-      }),
-    );
+    await writeConfig(home.path, {
+      providers: { t: { base_url: server.url, api_key: "k" } },
+      model: "m",
+      tools: { defer: "always" },
+    });
     const r = await runNavi([], {
       home: home.path,
       stdin: "first\n/plugins reload\nsecond\n/tools\n/cache\n/compact\nthird\n/cache\n/exit\n",
@@ -83,39 +90,21 @@ Deno.test("the usage line after each turn shows cached / prompt tokens (real ter
 }, async () => {
   await using home = await tempDir();
   const server = startLlmServer((i) => ({ text: `answer number ${i}` }));
-  const socket = `navi-cache-${crypto.randomUUID().slice(0, 8)}`;
-  const tmux = (...args: string[]) =>
-    new Deno.Command("tmux", { args: ["-L", socket, ...args], stdout: "piped", stderr: "piped" }).output();
-  const screen = async () =>
-    new TextDecoder().decode((await tmux("capture-pane", "-p", "-J", "-S", "-100")).stdout);
   try {
-    await Deno.writeTextFile(
-      join(home.path, "config.json"),
-      JSON.stringify({ providers: { t: { base_url: server.url, api_key: "k" } }, model: "m" }),
-    );
-    const started = await tmux(
-      "new-session",
-      "-d",
-      "-x",
-      "160",
-      "-y",
-      "40",
-      "-c",
-      home.path,
-      "-e",
-      `NAVI_HOME=${home.path}`,
-      "-e",
-      "NO_COLOR=1",
-      Deno.execPath(),
-      "run",
-      "-A",
-      MAIN,
-    );
-    assert(started.success, new TextDecoder().decode(started.stderr));
-    await until(async () => (await screen()).includes("/help for commands"), 20_000, "the REPL prompt");
-    await tmux("send-keys", "hello", "Enter");
+    await writeConfig(home.path, { providers: { t: { base_url: server.url, api_key: "k" } }, model: "m" });
+    await using pty = await Pty.start([Deno.execPath(), "run", "-A", MAIN], {
+      env: { NAVI_HOME: home.path, NO_COLOR: "1" },
+      cwd: home.path,
+      width: 160,
+      height: 40,
+    });
+    const screen = () => pty.screen({ all: true });
+    await pty.waitFor("/help for commands", 20_000);
+    await pty.type("hello");
+    await pty.keys("Enter");
     await until(async () => /answer number 0\n.* out/.test(await screen()), 20_000, "the first usage line");
-    await tmux("send-keys", "again", "Enter");
+    await pty.type("again");
+    await pty.keys("Enter");
     await until(async () => /answer number 1\n.* out/.test(await screen()), 20_000, "the second usage line");
     const [first, second] = server.requests.map((q) => q.usage!);
     const line = (u: typeof first) => {
@@ -129,9 +118,6 @@ Deno.test("the usage line after each turn shows cached / prompt tokens (real ter
     assert(text.includes(`answer number 0\n${line(first)}`), text);
     assert(text.includes(`answer number 1\n${line(second)}`), text);
   } finally {
-    await tmux("kill-server");
-    const dir = `${Deno.env.get("TMUX_TMPDIR") ?? "/tmp"}/tmux-${Deno.uid()}`;
-    await Deno.remove(`${dir}/${socket}`).catch(() => {});
     await server.close();
   }
 });

@@ -3,8 +3,18 @@
 import { join } from "node:path";
 import { startLlmServer } from "../../support/llm_server.ts";
 import { startMcpHttp } from "../../support/mcp_http.ts";
-import { startTmux } from "../../support/tmux.ts";
-import { assert, assertEquals, assertMatch, MAIN, ROOT, runNavi, tempDir, until } from "../../helpers.ts";
+import { Pty } from "../../support/pty.ts";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  MAIN,
+  ROOT,
+  runNavi,
+  tempDir,
+  until,
+  writeConfig,
+} from "../../helpers.ts";
 
 const KEY = "sk-hostile-PROVIDER-key-0123456789";
 const TOKEN = "Bearer mcp-HTTP-token-abcdefgh";
@@ -45,21 +55,18 @@ Deno.test("no secret reaches stdout, stderr, the session (messages and audit err
     { text: `final ${KEY} ${TOKEN} ${STDIO} ${OSC} done` },
   ]);
   try {
-    await Deno.writeTextFile(
-      join(home.path, "config.json"),
-      JSON.stringify({
-        providers: { t: { base_url: llm.url, api_key: "$NAVI_TEST_KEY" } },
-        model: "m",
-        mcp_servers: {
-          web: { url: mcp.url, headers: { Authorization: "$MCP_TOKEN" } },
-          local: {
-            command: Deno.execPath(),
-            args: ["run", "-A", join(ROOT, "tests/support/mcp_test_server.ts")],
-            env: { SERVER_TOKEN: "$STDIO_TOKEN" },
-          },
+    await writeConfig(home.path, {
+      providers: { t: { base_url: llm.url, api_key: "$NAVI_TEST_KEY" } },
+      model: "m",
+      mcp_servers: {
+        web: { url: mcp.url, headers: { Authorization: "$MCP_TOKEN" } },
+        local: {
+          command: Deno.execPath(),
+          args: ["run", "-A", join(ROOT, "tests/support/mcp_test_server.ts")],
+          env: { SERVER_TOKEN: "$STDIO_TOKEN" },
         },
-      }),
-    );
+      },
+    });
     const r = await runNavi(["-p", "go"], {
       home: home.path,
       cwd: ws.path,
@@ -107,11 +114,14 @@ Deno.test("the REPL screen under a real terminal: a key split across streamed pi
     { text: keyAcrossPieces(`osc ${OSC} after`) },
   ]);
   try {
-    await Deno.writeTextFile(
-      join(home.path, "config.json"),
-      JSON.stringify({ providers: { t: { base_url: llm.url, api_key: "$NAVI_TEST_KEY" } }, model: "m" }),
-    );
-    await using term = await startTmux([Deno.execPath(), "run", "-A", MAIN], {
+    await writeConfig(home.path, {
+      providers: { t: { base_url: llm.url, api_key: "$NAVI_TEST_KEY" } },
+      model: "m",
+    });
+    await using term = await Pty.start([Deno.execPath(), "run", "-A", MAIN], {
+      clipboard: true,
+      width: 120,
+      height: 40,
       env: { NAVI_HOME: home.path, NAVI_TEST_KEY: KEY, NO_COLOR: "1" },
       cwd: ws.path,
     });
@@ -119,22 +129,22 @@ Deno.test("the REPL screen under a real terminal: a key split across streamed pi
     const shows = (text: string, what: string) =>
       until(async () => (await term.screen()).includes(text), 30_000, what);
     await shows("›", "the prompt");
-    await term.send("tell me", { literal: true });
-    await term.send("Enter");
+    await term.type("tell me");
+    await term.keys("Enter");
     await shows("bash wants to run:", "the question about bash");
-    await term.send("n");
+    await term.keys("n");
     await shows("what should navi do instead?", "the question what to do instead");
-    await term.send("Enter");
+    await term.keys("Enter");
     await shows("write_file wants to", "the question about write_file");
-    await term.send("y");
+    await term.keys("y");
     await shows("outside the workspace", "the question about the outside path");
-    await term.send("n");
+    await term.keys("n");
     await until(
       async () => (await term.screen()).split("do instead?").length === 3,
       30_000,
       "instead, again",
     );
-    await term.send("Enter");
+    await term.keys("Enter");
     await shows("END-OF-ANSWER", "the answer");
     const screen = await term.screen();
     assert(!screen.includes(KEY) && !screen.includes(KEY.slice(0, 12)), screen);

@@ -2,17 +2,8 @@
 // Tab completes prompt commands and @server:uri resource mentions.
 import { SERVER_EVERYTHING } from "../../support/warm.ts";
 import { startLlmServer } from "../../support/llm_server.ts";
+import { Pty } from "../../support/pty.ts";
 import { assertEquals, llmConfig, MAIN, tempDir, until, writeConfig } from "../../helpers.ts";
-
-async function tmux(socket: string, ...args: string[]): Promise<string> {
-  const out = await new Deno.Command("tmux", {
-    args: ["-L", socket, ...args],
-    stdout: "piped",
-    stderr: "piped",
-  })
-    .output();
-  return new TextDecoder().decode(out.stdout);
-}
 
 const userMessages = (body: Record<string, unknown>) =>
   (body.messages as { role: string; content: string }[]).filter((m) => m.role === "user").map((m) =>
@@ -22,9 +13,9 @@ const userMessages = (body: Record<string, unknown>) =>
 Deno.test("REPL: Tab completes /mcp:<server>:<prompt> and @<server>:<uri>; a missing argument is asked for", async () => {
   await using home = await tempDir();
   const llm = startLlmServer(() => ({ text: "noted" }));
-  const socket = `navi-test-${crypto.randomUUID().slice(0, 8)}`;
-  const screen = () => tmux(socket, "capture-pane", "-p", "-t", "navi", "-S", "-100");
-  const type = (...keys: string[]) => tmux(socket, "send-keys", "-t", "navi", ...keys);
+  let pty: Pty | undefined;
+  const screen = () => pty!.screen({ all: true });
+  const type = (...keys: string[]) => pty!.keys(...keys);
   try {
     await writeConfig(
       home.path,
@@ -34,9 +25,10 @@ Deno.test("REPL: Tab completes /mcp:<server>:<prompt> and @<server>:<uri>; a mis
         },
       }),
     );
-    const cmd =
-      `cd '${home.path}' && NAVI_HOME='${home.path}' NO_COLOR=1 '${Deno.execPath()}' run -A '${MAIN}'`;
-    await tmux(socket, "new-session", "-d", "-s", "navi", "-x", "200", "-y", "50", cmd);
+    pty = await Pty.start([Deno.execPath(), "run", "-A", MAIN], {
+      env: { NAVI_HOME: home.path, NO_COLOR: "1" },
+      cwd: home.path,
+    });
     await until(async () => (await screen()).includes("/help for commands"), 20_000, "the REPL");
     await until(
       async () => {
@@ -65,7 +57,7 @@ Deno.test("REPL: Tab completes /mcp:<server>:<prompt> and @<server>:<uri>; a mis
     assertEquals(sent.includes("# Everything Server - Features"), true);
     await type("/exit", "Enter");
   } finally {
-    await tmux(socket, "kill-server");
+    await pty?.close();
     await llm.close();
   }
 });

@@ -47,10 +47,7 @@ Deno.test("navi tools prints a table with approval classes and a fingerprint", a
 
 Deno.test("an invalid config.json stops navi with exit 2 naming the file and field, without the key", async () => {
   await using home = await tempDir();
-  await Deno.writeTextFile(
-    join(home.path, "config.json"),
-    JSON.stringify({ providers: { p: { base_url: 42, api_key: "sk-test-SECRET-123" } } }),
-  );
+  await writeConfig(home.path, { providers: { p: { base_url: 42, api_key: "sk-test-SECRET-123" } } });
   const r = await runNavi(["tools"], { home: home.path });
   assertEquals(r.code, 2);
   assertMatch(r.stderr, /config\.json: providers\.p\.base_url: /);

@@ -10,14 +10,11 @@ Deno.test("the REPL reads piped prompts and commands until /exit", async () => {
     { text: "It printed live-output." },
   ]);
   try {
-    await Deno.writeTextFile(
-      join(home.path, "config.json"),
-      JSON.stringify({
-        providers: { local: { base_url: server.url, api_key: "k" } },
-        model: "m",
-        approval: "auto",
-      }),
-    );
+    await writeConfig(home.path, {
+      providers: { local: { base_url: server.url, api_key: "k" } },
+      model: "m",
+      approval: "auto",
+    });
     const r = await runNavi([], {
       home: home.path,
       stdin:
@@ -90,10 +87,11 @@ Deno.test("/usage shows the session's tokens and cost from config prices; -p jso
   const server = startLlmServer((i) => ({ text: `answer ${i}` }));
   try {
     const prices = { m: { input: 2, cached_input: 1, output: 10 } };
-    await Deno.writeTextFile(
-      join(home.path, "config.json"),
-      JSON.stringify({ providers: { local: { base_url: server.url, api_key: "k" } }, model: "m", prices }),
-    );
+    await writeConfig(home.path, {
+      providers: { local: { base_url: server.url, api_key: "k" } },
+      model: "m",
+      prices,
+    });
     const r = await runNavi([], { home: home.path, stdin: "one\ntwo\n/usage\n/exit\n" });
     assertEquals(r.code, 0, r.stderr);
     const sum = (upTo: number) => {
@@ -137,10 +135,10 @@ Deno.test("resuming prints the id, age, message count and the last exchange", as
   await using home = await tempDir();
   const server = startLlmServer((i) => ({ text: `answer ${i}` }));
   try {
-    await Deno.writeTextFile(
-      join(home.path, "config.json"),
-      JSON.stringify({ providers: { local: { base_url: server.url, api_key: "k" } }, model: "m" }),
-    );
+    await writeConfig(home.path, {
+      providers: { local: { base_url: server.url, api_key: "k" } },
+      model: "m",
+    });
     const first = await runNavi([], { home: home.path, stdin: "what is navi?\n" });
     assertEquals(first.code, 0, first.stderr);
     const again = await runNavi(["--continue"], { home: home.path, stdin: "/exit\n" });

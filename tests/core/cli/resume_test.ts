@@ -1,7 +1,17 @@
 import { join } from "node:path";
 import { startLlmServer } from "../../support/llm_server.ts";
 import { rawField } from "../../support/raw_json.ts";
-import { assert, assertEquals, assertMatch, MAIN, ROOT, runNavi, tempDir, until } from "../../helpers.ts";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  MAIN,
+  ROOT,
+  runNavi,
+  tempDir,
+  until,
+  writeConfig,
+} from "../../helpers.ts";
 
 const PLUGIN = (name: string) =>
   `export default (navi) => navi.registerTool({ name: "${name}", description: "- ${name}.", parameters: navi.z.object({}), approval: "read_only", handler: () => ({ ok: true }) });\n`;
@@ -10,10 +20,7 @@ Deno.test("a resumed session sends the old tools in the old order, the new tool 
   await using home = await tempDir();
   const server = startLlmServer((i) => ({ text: `answer ${i}` }));
   try {
-    await Deno.writeTextFile(
-      join(home.path, "config.json"),
-      JSON.stringify({ providers: { t: { base_url: server.url, api_key: "k" } }, model: "m" }),
-    );
+    await writeConfig(home.path, { providers: { t: { base_url: server.url, api_key: "k" } }, model: "m" });
     await Deno.mkdir(join(home.path, "plugins"));
     await Deno.writeTextFile(join(home.path, "plugins", "gone.js"), PLUGIN("gone_tool"));
     const first = await runNavi(["-p", "first question", "--output-format", "json"], { home: home.path });
@@ -78,10 +85,7 @@ Deno.test("resuming a missing session is a clear error; a corrupt last line warn
 
   const server = startLlmServer((i) => ({ text: `answer ${i}` }));
   try {
-    await Deno.writeTextFile(
-      join(home.path, "config.json"),
-      JSON.stringify({ providers: { t: { base_url: server.url, api_key: "k" } }, model: "m" }),
-    );
+    await writeConfig(home.path, { providers: { t: { base_url: server.url, api_key: "k" } }, model: "m" });
     const first = await runNavi(["-p", "q1", "--output-format", "json"], { home: home.path });
     const id = JSON.parse(first.stdout).session_id;
     await Deno.writeTextFile(join(home.path, "sessions", `${id}.jsonl`), '{"type":"mess', { append: true });
@@ -99,7 +103,7 @@ Deno.test("plan mode and feature gates shape the offered tools", async () => {
   const plan = await runNavi(["tools", "--json", "--approval", "plan"], { home: home.path });
   const planNames = JSON.parse(plan.stdout).map((t: { function: { name: string } }) => t.function.name);
   assertEquals(planNames, ["read_file", "list_dir", "glob", "grep", "call_tool", "find_tools"]);
-  await Deno.writeTextFile(join(home.path, "config.json"), JSON.stringify({ features: { "g*": false } }));
+  await writeConfig(home.path, { features: { "g*": false } });
   const gated = await runNavi(["tools", "--json"], { home: home.path });
   const gatedNames = JSON.parse(gated.stdout).map((t: { function: { name: string } }) => t.function.name);
   assert(!gatedNames.includes("glob") && !gatedNames.includes("grep") && gatedNames.includes("bash"));
@@ -110,10 +114,7 @@ Deno.test("a session live in one process is refused to a second --resume (exit 2
   const server = startLlmServer((i) => (i === 1 ? { hang: true } : { text: `answer ${i}` }));
   let live: Deno.ChildProcess | undefined;
   try {
-    await Deno.writeTextFile(
-      join(home.path, "config.json"),
-      JSON.stringify({ providers: { t: { base_url: server.url, api_key: "k" } }, model: "m" }),
-    );
+    await writeConfig(home.path, { providers: { t: { base_url: server.url, api_key: "k" } }, model: "m" });
     const first = await runNavi(["-p", "q1", "--output-format", "json"], { home: home.path });
     const id = JSON.parse(first.stdout).session_id;
     const file = join(home.path, "sessions", `${id}.jsonl`);

@@ -4,20 +4,18 @@ import { CUT_MARKERS } from "../../../core/mod.ts";
 import { startLlmServer, type Step } from "../../support/llm_server.ts";
 import { markedSleep, pidsWith, processGone, spawnNavi } from "../../support/navi_process.ts";
 import { assertValidSession, onlySession } from "../../support/session_check.ts";
-import { assert, assertEquals, assertMatch, ROOT, tempDir, until } from "../../helpers.ts";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  keyedLlmConfig,
+  ROOT,
+  tempDir,
+  until,
+  writeConfig,
+} from "../../helpers.ts";
 
 const KEY = "sk-signals-VERY-SECRET-0123456789";
-
-async function config(home: string, url: string, extra: Record<string, unknown> = {}) {
-  await Deno.writeTextFile(
-    join(home, "config.json"),
-    JSON.stringify({
-      providers: { local: { base_url: url, api_key: "$TEST_LLM_KEY" } },
-      model: "m",
-      ...extra,
-    }),
-  );
-}
 
 const settle = () => new Promise((r) => setTimeout(r, 300));
 const touch = { name: "bash", arguments: '{"command":"touch ran.txt"}' };
@@ -30,7 +28,7 @@ Deno.test("-p: a stream that ends without finish_reason exits 1 with one line; i
     fault: { omit: ["finish", "usage", "done"] },
   }]);
   try {
-    await config(home.path, server.url, { approval: "auto" });
+    await writeConfig(home.path, keyedLlmConfig(server.url, { approval: "auto" }));
     const navi = spawnNavi(["-p", "touch it"], { home: home.path, env: { TEST_LLM_KEY: KEY } });
     const r = await navi.done;
     assertEquals(r.code, 1, r.stderr);
@@ -88,7 +86,7 @@ Deno.test("SIGINT at any moment of a request ends -p with 130, prints no answer,
       await using home = await tempDir();
       const server = startLlmServer([moment.step]);
       try {
-        await config(home.path, server.url, { approval: "auto" });
+        await writeConfig(home.path, keyedLlmConfig(server.url, { approval: "auto" }));
         const navi = spawnNavi(["-p", "go"], {
           home: home.path,
           env: { TEST_LLM_KEY: KEY },
@@ -126,7 +124,7 @@ Deno.test("-p announces a rate-limit retry on stderr, and SIGINT ends the wait a
     { text: "too late" },
   ]);
   try {
-    await config(home.path, server.url);
+    await writeConfig(home.path, keyedLlmConfig(server.url));
     const navi = spawnNavi(["-p", "hi"], { home: home.path, env: { TEST_LLM_KEY: KEY }, timeoutMs: 15_000 });
     await until(() => navi.stderr().includes("\n") || navi.stderr().length > 200, 10_000, "the announcement");
     assertEquals(navi.stderr(), "navi: rate limited (429), retrying in 30 s (retry 1 of 3)\n");
@@ -148,7 +146,7 @@ Deno.test("-p fails with one line when retry-after is beyond retry.max_wait_s", 
     headers: { "retry-after": "3600" },
   }));
   try {
-    await config(home.path, server.url, { retry: { max_wait_s: 5 } });
+    await writeConfig(home.path, keyedLlmConfig(server.url, { retry: { max_wait_s: 5 } }));
     const r = await spawnNavi(["-p", "hi"], {
       home: home.path,
       env: { TEST_LLM_KEY: KEY },
@@ -198,10 +196,13 @@ for (const [sig, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
       const mcp = `echo $$ > mcp.pid; exec ${Deno.execPath()} run -A ${
         join(ROOT, "tests/support/mcp_test_server.ts")
       }`;
-      await config(home.path, server.url, {
-        approval: "auto",
-        mcp_servers: { t: { command: "bash", args: ["-c", mcp], cwd: home.path } },
-      });
+      await writeConfig(
+        home.path,
+        keyedLlmConfig(server.url, {
+          approval: "auto",
+          mcp_servers: { t: { command: "bash", args: ["-c", mcp], cwd: home.path } },
+        }),
+      );
       const navi = spawnNavi(["-p", "sleep"], {
         home: home.path,
         env: { TEST_LLM_KEY: KEY },
@@ -233,7 +234,7 @@ Deno.test("the REPL ends on SIGTERM mid-command and on SIGHUP at the prompt, kil
   const sleep = sleeper();
   const server = startLlmServer(sleep.steps);
   try {
-    await config(home.path, server.url, { approval: "auto" });
+    await writeConfig(home.path, keyedLlmConfig(server.url, { approval: "auto" }));
     const navi = spawnNavi([], {
       home: home.path,
       env: { TEST_LLM_KEY: KEY },

@@ -1,7 +1,6 @@
 // Runs bash commands through `navi -p` with the scripted LLM server and returns what each call gave the model.
-import { join } from "node:path";
 import { startLlmServer } from "../../support/llm_server.ts";
-import { MAIN, type RunResult } from "../../helpers.ts";
+import { MAIN, type RunResult, writeConfig } from "../../helpers.ts";
 import { probeDirectory } from "../../../core/sandbox/mod.ts";
 
 /** One bash call's result as the model saw it. */
@@ -48,7 +47,7 @@ export async function bashThroughNavi(
       ...(run.sandbox ? { sandbox: run.sandbox } : {}),
       ...run.extra,
     };
-    await Deno.writeTextFile(join(run.home, "config.json"), JSON.stringify(config));
+    await writeConfig(run.home, config);
     const approval = run.approval === null ? [] : ["--approval", run.approval ?? "auto"];
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", MAIN, "-p", "run the commands", ...approval],

@@ -47,7 +47,7 @@ Deno.test("server-everything: mcp list, tools --json and -p calling its echo too
     const cfg = JSON.parse(await Deno.readTextFile(join(home.path, "config.json")));
     cfg.providers = { t: { base_url: llm.url, api_key: "k" } };
     cfg.model = "m";
-    await Deno.writeTextFile(join(home.path, "config.json"), JSON.stringify(cfg));
+    await writeConfig(home.path, cfg);
     const r = await runNavi(["-p", "echo ping"], { home: home.path });
     assertEquals(r.code, 0, r.stderr);
     assertEquals(r.stdout, "The server said ping.\n");
@@ -61,7 +61,7 @@ Deno.test("server-everything: mcp list, tools --json and -p calling its echo too
 
 Deno.test("mcp add / remove edit config.json and keep other settings; bad input is refused", async () => {
   await using home = await tempDir();
-  await Deno.writeTextFile(join(home.path, "config.json"), JSON.stringify({ model: "keep-me" }));
+  await writeConfig(home.path, { model: "keep-me" });
   const a = await runNavi(["mcp", "add", "web", "--url", "http://127.0.0.1:1/mcp", "--header", "X-Key:$K"], {
     home: home.path,
   });
@@ -127,10 +127,7 @@ Deno.test("a session resumed after an MCP server is gone drops its tools and tel
 
 Deno.test("the REPL shows /mcp status", async () => {
   await using home = await tempDir();
-  await Deno.writeTextFile(
-    join(home.path, "config.json"),
-    JSON.stringify({ mcp_servers: { srv: { command: Deno.execPath(), args: TEST_SERVER } } }),
-  );
+  await writeConfig(home.path, { mcp_servers: { srv: { command: Deno.execPath(), args: TEST_SERVER } } });
   const r = await runNavi([], { home: home.path, stdin: "/mcp\n/mcp help\n/exit\n" });
   assertEquals(r.code, 0, r.stderr);
   assertMatch(r.stdout, /srv\s+stdio\s+connected\s+\d+/);
@@ -141,14 +138,11 @@ Deno.test("-p names an MCP server that failed to connect on stderr and still ans
   await using home = await tempDir();
   const llm = startLlmServer([{ text: "fine" }]);
   try {
-    await Deno.writeTextFile(
-      join(home.path, "config.json"),
-      JSON.stringify({
-        providers: { t: { base_url: llm.url, api_key: "k" } },
-        model: "m",
-        mcp_servers: { broken: { command: Deno.execPath(), args: [...TEST_SERVER, "exit"] } },
-      }),
-    );
+    await writeConfig(home.path, {
+      providers: { t: { base_url: llm.url, api_key: "k" } },
+      model: "m",
+      mcp_servers: { broken: { command: Deno.execPath(), args: [...TEST_SERVER, "exit"] } },
+    });
     const r = await runNavi(["-p", "hi"], { home: home.path });
     assertEquals(r.code, 0, r.stderr);
     assertEquals(r.stdout, "fine\n");

@@ -9,6 +9,7 @@ import {
   ROOT,
   runNavi,
   tempDir,
+  writeConfig,
 } from "../../../helpers.ts";
 
 async function pluginHome(home: string) {
@@ -48,10 +49,7 @@ Deno.test("a typed plugin and three broken ones: tools --json, plugins, and -p c
     { text: "Three words." },
   ]);
   try {
-    await Deno.writeTextFile(
-      join(home.path, "config.json"),
-      JSON.stringify({ providers: { t: { base_url: server.url, api_key: "k" } }, model: "m" }),
-    );
+    await writeConfig(home.path, { providers: { t: { base_url: server.url, api_key: "k" } }, model: "m" });
     const r = await runNavi(["-p", "count"], { home: home.path });
     assertEquals(r.code, 0, r.stderr);
     assertEquals(r.stdout, "Three words.\n");

@@ -2,20 +2,18 @@ import { join } from "node:path";
 import type { CacheUsage } from "../../../support/llm_cache.ts";
 import { startLlmServer } from "../../../support/llm_server.ts";
 import { rawField } from "../../../support/raw_json.ts";
-import { assert, assertEquals, assertMatch, MAIN, runNavi, tempDir } from "../../../helpers.ts";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  keyedLlmConfig,
+  MAIN,
+  runNavi,
+  tempDir,
+  writeConfig,
+} from "../../../helpers.ts";
 
 const KEY = "sk-oneshot-VERY-SECRET-0123456789";
-
-async function writeConfig(home: string, url: string, extra: Record<string, unknown> = {}) {
-  await Deno.writeTextFile(
-    join(home, "config.json"),
-    JSON.stringify({
-      providers: { local: { base_url: url, api_key: "$TEST_LLM_KEY" } },
-      model: "m",
-      ...extra,
-    }),
-  );
-}
 
 async function allFiles(dir: string): Promise<string> {
   let text = "";
@@ -36,7 +34,7 @@ Deno.test("navi -p reads, greps and answers; 3 requests with byte-identical tool
     { text: "There is one FIXME, in app.ts line 2." },
   ]);
   try {
-    await writeConfig(home.path, server.url);
+    await writeConfig(home.path, keyedLlmConfig(server.url));
     const r = await runNavi(["-p", "find the fixmes"], {
       home: home.path,
       cwd: ws.path,
@@ -73,7 +71,7 @@ Deno.test("navi -p --output-format json reports text, tool calls, usage and sess
     { text: "empty" },
   ]);
   try {
-    await writeConfig(home.path, server.url);
+    await writeConfig(home.path, keyedLlmConfig(server.url));
     const r = await runNavi(["-p", "list", "--output-format", "json"], {
       home: home.path,
       env: { TEST_LLM_KEY: KEY },
@@ -101,7 +99,7 @@ Deno.test("piped stdin is appended to the prompt", async () => {
   await using home = await tempDir();
   const server = startLlmServer([{ text: "summary" }]);
   try {
-    await writeConfig(home.path, server.url);
+    await writeConfig(home.path, keyedLlmConfig(server.url));
     const r = await runNavi(["-p", "summarize"], {
       home: home.path,
       env: { TEST_LLM_KEY: KEY },
@@ -119,7 +117,7 @@ Deno.test("an API error prints one line and exits non-zero", async () => {
   await using home = await tempDir();
   const server = startLlmServer(() => ({ status: 404, message: "model m does not exist" }));
   try {
-    await writeConfig(home.path, server.url);
+    await writeConfig(home.path, keyedLlmConfig(server.url));
     const r = await runNavi(["-p", "hi"], { home: home.path, env: { TEST_LLM_KEY: KEY } });
     assertEquals(r.code, 1);
     assertMatch(r.stderr, /^navi: API error 404 from local \(.*\): model m does not exist\n$/);
@@ -130,7 +128,7 @@ Deno.test("an API error prints one line and exits non-zero", async () => {
 
 Deno.test("connection refused is retried with an announcement per retry, then one clear error line", async () => {
   await using home = await tempDir();
-  await writeConfig(home.path, "http://127.0.0.1:9/v1");
+  await writeConfig(home.path, keyedLlmConfig("http://127.0.0.1:9/v1"));
   const r = await runNavi(["-p", "hi"], { home: home.path, env: { TEST_LLM_KEY: KEY } });
   assertEquals(r.code, 1);
   const lines = r.stderr.trimEnd().split("\n");
@@ -148,7 +146,7 @@ Deno.test("Ctrl-C (SIGINT) during a request ends -p with status 130 and a consis
   await using home = await tempDir();
   const server = startLlmServer([{ hang: true }]);
   try {
-    await writeConfig(home.path, server.url);
+    await writeConfig(home.path, keyedLlmConfig(server.url));
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", MAIN, "-p", "wait forever", "--output-format", "json"],
       cwd: home.path,

@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { assert, assertEquals, assertMatch, MAIN, runNavi, tempDir, until } from "../../../helpers.ts";
+import { assert, assertEquals, assertMatch, MAIN, runNavi, tempDir, writeConfig } from "../../../helpers.ts";
+import { Pty } from "../../../support/pty.ts";
 
 const exists = (p: string) => Deno.lstat(p).then(() => true, () => false);
 
@@ -29,7 +30,7 @@ Deno.test("navi sandbox: enforced (bubblewrap <version>) with a fresh self-test;
 
 Deno.test("navi sandbox with mode off says so; --version and navi tools run no self-test", async () => {
   await using home = await tempDir();
-  await Deno.writeTextFile(join(home.path, "config.json"), JSON.stringify({ sandbox: { mode: "off" } }));
+  await writeConfig(home.path, { sandbox: { mode: "off" } });
   const off = await runNavi(["sandbox"], { home: home.path });
   assertEquals(off.code, 0);
   assertEquals(off.stdout, `sandbox: off (sandbox.mode is "off")\n`);
@@ -45,48 +46,24 @@ Deno.test("navi sandbox with mode off says so; --version and navi tools run no s
 
 Deno.test("config: sandbox keys are validated with one line naming the field", async () => {
   await using home = await tempDir();
-  await Deno.writeTextFile(join(home.path, "config.json"), JSON.stringify({ sandbox: { mode: "on" } }));
+  await writeConfig(home.path, { sandbox: { mode: "on" } });
   const r = await runNavi(["sandbox"], { home: home.path });
   assertEquals(r.code, 2);
   assertMatch(r.stderr, /config\.json: sandbox\.mode: Invalid option: expected one of "auto"\|"off"/);
 });
 
-async function tmux(socket: string, ...args: string[]): Promise<string> {
-  const out = await new Deno.Command("tmux", {
-    args: ["-L", socket, ...args],
-    stdout: "piped",
-    stderr: "piped",
-  })
-    .output();
-  return new TextDecoder().decode(out.stdout);
-}
-
 Deno.test("the REPL banner says when bash runs unsandboxed (under a real terminal)", async () => {
   await using home = await tempDir();
-  await Deno.writeTextFile(
-    join(home.path, "config.json"),
-    JSON.stringify({ providers: { l: { base_url: "http://127.0.0.1:9/v1", api_key: "k" } }, model: "m" }),
-  );
-  const socket = `navi-sandbox-${crypto.randomUUID().slice(0, 8)}`;
-  const command = `cd ${home.path} && NAVI_HOME=${home.path} NAVI_BWRAP=/no/bwrap NO_COLOR=1 ` +
-    `${Deno.execPath()} run -A ${MAIN}`;
-  await tmux(socket, "new-session", "-d", "-x", "200", "-y", "20", command);
-  try {
-    let screen = "";
-    await until(
-      async () => {
-        screen = await tmux(socket, "capture-pane", "-p");
-        return screen.includes("bash is disabled");
-      },
-      20_000,
-      "the sandbox warning",
-    );
-    assertMatch(screen, /navi \S+ · .* · approval ask/);
-    assertMatch(
-      screen,
-      /warning: bash is disabled: no working sandbox \(bubblewrap not found at \/no\/bwrap/,
-    );
-  } finally {
-    await tmux(socket, "kill-server");
-  }
+  await writeConfig(home.path, {
+    providers: { l: { base_url: "http://127.0.0.1:9/v1", api_key: "k" } },
+    model: "m",
+  });
+  await using pty = await Pty.start([Deno.execPath(), "run", "-A", MAIN], {
+    env: { NAVI_HOME: home.path, NAVI_BWRAP: "/no/bwrap", NO_COLOR: "1" },
+    cwd: home.path,
+    height: 20,
+  });
+  const screen = await pty.waitFor("bash is disabled", 20_000);
+  assertMatch(screen, /navi \S+ · .* · approval ask/);
+  assertMatch(screen, /warning: bash is disabled: no working sandbox \(bubblewrap not found at \/no\/bwrap/);
 });
