@@ -1,38 +1,29 @@
 import { join } from "node:path";
 import { z } from "zod";
-import { ApiError, defineTool, NaviApp, openConversation } from "../../core/mod.ts";
-import { builtinTools } from "../../tools/mod.ts";
+import { ApiError, defineTool, openConversation } from "../../core/mod.ts";
 import { startLlmServer, type Step } from "../support/llm_server.ts";
-import { assert, assertEquals, assertMatch, tempDir } from "../helpers.ts";
+import { assert, assertEquals, assertMatch, testApp } from "../helpers.ts";
 
 async function setup(
   script: Step[] | ((i: number) => Step),
   opts: { approval?: "plan" | "ask" | "auto"; maxSteps?: number } = {},
 ) {
   const server = startLlmServer(script);
-  const home = await tempDir();
-  const ws = await tempDir();
-  const app = new NaviApp({
-    home: home.path,
-    workspace: ws.path,
-    config: {
-      providers: { test: { base_url: server.url, api_key: "sk-agent-test-key" } },
-      provider: "test",
-      model: "test-model",
-      max_steps: opts.maxSteps,
-    },
-    builtins: builtinTools(),
+  const t = await testApp({
+    providers: { test: { base_url: server.url, api_key: "sk-agent-test-key" } },
+    provider: "test",
+    model: "test-model",
+    max_steps: opts.maxSteps,
   });
-  const convo = openConversation(app, { approval: opts.approval });
+  const convo = openConversation(t.app, { approval: opts.approval });
   return {
     server,
-    ws: ws.path,
-    app,
+    ws: t.ws,
+    app: t.app,
     convo,
     async [Symbol.asyncDispose]() {
       await server.close();
-      await home[Symbol.asyncDispose]();
-      await ws[Symbol.asyncDispose]();
+      await t[Symbol.asyncDispose]();
     },
   };
 }

@@ -1,40 +1,30 @@
 // Model stream faults at the engine: a stream that ends early or breaks off is an error, an abort at any
 // moment of a response is an abort; what arrived is kept marked, no tool call of an incomplete response runs.
 import { join } from "node:path";
-import { ApiError, CUT_MARKERS, NaviApp, openConversation, type TurnResult } from "../../core/mod.ts";
-import { builtinTools } from "../../tools/mod.ts";
+import { ApiError, CUT_MARKERS, openConversation, type TurnResult } from "../../core/mod.ts";
 import { startLlmServer, type Step } from "../support/llm_server.ts";
 import { assertValidSession } from "../support/session_check.ts";
-import { assert, assertEquals, assertMatch, tempDir, until } from "../helpers.ts";
+import { assert, assertEquals, assertMatch, testApp, until } from "../helpers.ts";
 
 const KEY = "sk-stream-faults-SECRET-42";
 
 async function setup(script: Step[]) {
   const server = startLlmServer(script);
-  const home = await tempDir();
-  const ws = await tempDir();
-  const app = new NaviApp({
-    home: home.path,
-    workspace: ws.path,
-    config: {
-      providers: { test: { base_url: server.url, api_key: KEY } },
-      model: "m",
-      approval: { mode: "auto" },
-    },
-    builtins: builtinTools(),
+  const t = await testApp({
+    providers: { test: { base_url: server.url, api_key: KEY } },
+    model: "m",
+    approval: { mode: "auto" },
   });
-  const convo = openConversation(app, {});
+  const convo = openConversation(t.app, {});
   const session = () => Deno.readTextFileSync(convo.agent.session.file);
   return {
     server,
-    ws: ws.path,
+    ws: t.ws,
     convo,
     session,
     async [Symbol.asyncDispose]() {
       await server.close();
-      await app.close();
-      await home[Symbol.asyncDispose]();
-      await ws[Symbol.asyncDispose]();
+      await t[Symbol.asyncDispose]();
     },
   };
 }
