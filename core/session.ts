@@ -13,16 +13,7 @@ import {
 } from "./session_records.ts";
 import { addUsage, emptyUsage, type Usage } from "./usage.ts";
 
-export {
-  type AuditRecord,
-  type DeferredState,
-  type Message,
-  parseLines,
-  type RequestRecord,
-  type RewriteRecord,
-  type SessionMeta,
-  type SessionRecord,
-};
+export * from "./session_records.ts";
 
 /** What `Session.load` returns. */
 export interface LoadedSession {
