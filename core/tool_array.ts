@@ -1,3 +1,4 @@
+import type { DeferredState } from "./session_records.ts";
 import type { DeferMode, ToolSettings } from "./config.ts";
 import type { OpenAITool } from "./registry.ts";
 import { evolve } from "./tool_pool.ts";
@@ -72,4 +73,32 @@ export function buildToolArray(
     }
   }
   return kept;
+}
+
+/** What to send with one request. */
+export interface ToolStep {
+  /** The tools array; the same array object as the previous request's when it did not change. */
+  tools: readonly OpenAITool[];
+  /** The array differs from the previous request's (record it). */
+  changed: boolean;
+  /** Text for a `<system-reminder>` message to append before the request, or "". */
+  reminder: string;
+  /** A short line for the user, or "". */
+  notice: string;
+  /** The deferred state changed (record `state()`). */
+  stateChanged: boolean;
+}
+
+/** How one conversation's deferral starts: settings, and for a resume the array, state and last request. */
+export interface DeferralOptions {
+  /** The `tools` settings with defaults applied. */
+  settings: DeferralSettings;
+  /** The array a resumed session sent last. */
+  sent?: readonly OpenAITool[];
+  /** Deferred changes a resumed session had announced. */
+  state?: DeferredState;
+  /** When (ms since the epoch) the resumed session's last request went out. */
+  lastRequestAt?: number;
+  /** The clock (ms since the epoch). */
+  now?: () => number;
 }

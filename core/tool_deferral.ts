@@ -3,7 +3,14 @@ import type { DeferredState } from "./session.ts";
 import type { ToolCall } from "./stream.ts";
 import type { RoutedCall } from "./tool_calls.ts";
 import { routeCall } from "./tool_route.ts";
-import { type ArrayOptions, buildToolArray, type DeferralSettings, toolLimit } from "./tool_array.ts";
+import {
+  type ArrayOptions,
+  buildToolArray,
+  type DeferralOptions,
+  type DeferralSettings,
+  toolLimit,
+  type ToolStep,
+} from "./tool_array.ts";
 import type { ToolPool } from "./tool_pool.ts";
 import { deferredReminder, searchableNote, toolsReminder } from "./tool_reminder.ts";
 import {
@@ -17,35 +24,13 @@ import {
 import type { Tool } from "./tool_types.ts";
 
 export type { DeferredState };
-export { type DeferralSettings, deferralSettings, MAX_TOOLS } from "./tool_array.ts";
-
-/** What to send with one request. */
-export interface ToolStep {
-  /** The tools array; the same array object as the previous request's when it did not change. */
-  tools: readonly OpenAITool[];
-  /** The array differs from the previous request's (record it). */
-  changed: boolean;
-  /** Text for a `<system-reminder>` message to append before the request, or "". */
-  reminder: string;
-  /** A short line for the user, or "". */
-  notice: string;
-  /** The deferred state changed (record `state()`). */
-  stateChanged: boolean;
-}
-
-/** How one conversation's deferral starts: settings, and for a resume the array, state and last request. */
-export interface DeferralOptions {
-  /** The `tools` settings with defaults applied. */
-  settings: DeferralSettings;
-  /** The array a resumed session sent last. */
-  sent?: readonly OpenAITool[];
-  /** Deferred changes a resumed session had announced. */
-  state?: DeferredState;
-  /** When (ms since the epoch) the resumed session's last request went out. */
-  lastRequestAt?: number;
-  /** The clock (ms since the epoch). */
-  now?: () => number;
-}
+export {
+  type DeferralOptions,
+  type DeferralSettings,
+  deferralSettings,
+  MAX_TOOLS,
+  type ToolStep,
+} from "./tool_array.ts";
 
 /**
  * Decides the tools array of each request of one conversation so that the provider's prompt cache holds: a

@@ -1,6 +1,9 @@
 import {
   type AgentEvents,
+  ApiError,
   type CompactionInfo,
+  ProviderError,
+  SessionError,
   summarize,
   type ToolCall,
   type ToolProgress,
@@ -261,4 +264,11 @@ export function compactionLine(info: CompactionInfo): string {
   return info.summary === undefined
     ? `compacting the conversation (about ${info.before} tokens; ${why})...`
     : `compacted the conversation: about ${info.before} -> ${info.after} tokens`;
+}
+
+/** The line for an error that ended a step: navi's own errors as they are, anything else as unexpected. */
+export function errorLine(err: unknown): string {
+  return err instanceof ApiError || err instanceof ProviderError || err instanceof SessionError
+    ? err.message
+    : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
 }

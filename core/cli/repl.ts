@@ -1,6 +1,5 @@
 import { join } from "node:path";
 import {
-  ApiError,
   type ApprovalMode,
   type AskUser,
   type Conversation,
@@ -9,33 +8,26 @@ import {
   type McpServerState,
   type NaviApp,
   openConversation,
-  ProviderError,
   SessionError,
 } from "../mod.ts";
 import { askApproval } from "./approval_prompt.ts";
-import { cacheSlashCommand } from "./commands/cache.ts";
-import { compactSlashCommand } from "./commands/compact.ts";
-import { contextSlashCommands } from "./commands/context.ts";
-import { mcpSlashCommands } from "./commands/mcp.ts";
 import { promptSlashCommands, replacePromptRows } from "./commands/mcp_prompts.ts";
 import { mcpMentions } from "./mcp_mentions.ts";
-import { permissionsSlashCommand } from "./commands/permissions.ts";
-import { pluginSlashCommands } from "./commands/plugins.ts";
-import { pickSession, resumeSlashCommand, resumeSummary } from "./commands/resume.ts";
-import { turnUsageLine, usageSlashCommand } from "./commands/usage.ts";
+import { pickSession, resumeSummary } from "./commands/resume.ts";
+import { turnUsageLine } from "./commands/usage.ts";
 import { elicitByQuestions } from "./elicit_form.ts";
 import { banner } from "./first_run.ts";
 import { LazyMarkdown } from "./markdown_loader.ts";
 import { History } from "./history.ts";
 import { expandMentions, fileMentions, type MentionProvider } from "./mentions.ts";
-import { terminalEvents } from "./printer.ts";
+import { errorLine, terminalEvents } from "./printer.ts";
 import { type Sink, streamSink } from "./render.ts";
 import { replCompleter } from "./repl_complete.ts";
-import { slashContext } from "./repl_context.ts";
+import { replCommands, slashContext } from "./repl_context.ts";
 import { interactiveIO, pipedIO, type ReplIO } from "./repl_io.ts";
 import { runShellEscape } from "./shell_escape.ts";
 import { SignalTrap } from "./signals.ts";
-import { dispatch, type SlashCommand, type SlashContext, slashTable } from "./slash.ts";
+import { dispatch, type SlashCommand, type SlashContext } from "./slash.ts";
 import { makeStyle, type Style } from "./style.ts";
 import { VERSION } from "../version.ts";
 
@@ -100,17 +92,7 @@ class Repl {
         : undefined,
     });
     this.#mentions = [mcpMentions(app), fileMentions(app.workspace)];
-    this.#commands = slashTable([
-      compactSlashCommand(),
-      ...contextSlashCommands(),
-      cacheSlashCommand(),
-      usageSlashCommand(),
-      permissionsSlashCommand(),
-      resumeSlashCommand(),
-      ...pluginSlashCommands(),
-      ...mcpSlashCommands(),
-      ...(this.#opts.commands ?? []),
-    ]);
+    this.#commands = replCommands(this.#opts.commands);
   }
 
   #ask(): AskUser | undefined {
@@ -247,10 +229,7 @@ class Repl {
     } catch (err) {
       this.#events.stopSpinner();
       this.#events.resumeSpinner();
-      const message = err instanceof ApiError || err instanceof ProviderError || err instanceof SessionError
-        ? err.message
-        : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
-      this.#out.write(this.#style.red(`navi: ${message}`) + "\n");
+      this.#out.write(this.#style.red(`navi: ${errorLine(err)}`) + "\n");
     } finally {
       this.#running = null;
     }

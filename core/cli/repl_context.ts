@@ -1,8 +1,15 @@
 import { type Conversation, type Elicit, loadInstructions, type NaviApp, pluginsDir } from "../mod.ts";
 import { openInBrowser } from "./browser.ts";
-import { mcpAdd, mcpRemove } from "./commands/mcp.ts";
+import { cacheSlashCommand } from "./commands/cache.ts";
+import { compactSlashCommand } from "./commands/compact.ts";
+import { contextSlashCommands } from "./commands/context.ts";
+import { mcpAdd, mcpRemove, mcpSlashCommands } from "./commands/mcp.ts";
+import { permissionsSlashCommand } from "./commands/permissions.ts";
+import { pluginSlashCommands } from "./commands/plugins.ts";
+import { resumeSlashCommand } from "./commands/resume.ts";
+import { usageSlashCommand } from "./commands/usage.ts";
 import type { Sink } from "./render.ts";
-import type { SlashContext } from "./slash.ts";
+import { type SlashCommand, type SlashContext, slashTable } from "./slash.ts";
 import type { Style } from "./style.ts";
 import type { TermOut } from "./terminal.ts";
 
@@ -70,4 +77,19 @@ export function slashContext(app: NaviApp, parts: ReplParts): SlashContext {
     modelsListed: parts.modelsListed,
     instructions: () => loadInstructions({ workspace: app.workspace, home: app.home }),
   };
+}
+
+/** The REPL's slash table: the built-in rows, the feature rows, then `extra`. */
+export function replCommands(extra: SlashCommand[] = []): SlashCommand[] {
+  return slashTable([
+    compactSlashCommand(),
+    ...contextSlashCommands(),
+    cacheSlashCommand(),
+    usageSlashCommand(),
+    permissionsSlashCommand(),
+    resumeSlashCommand(),
+    ...pluginSlashCommands(),
+    ...mcpSlashCommands(),
+    ...extra,
+  ]);
 }

@@ -1,17 +1,14 @@
 import type { McpServerConfig } from "../config_types.ts";
 import type { ToolRegistry } from "../registry.ts";
-import type { Redactor } from "../secrets.ts";
 import { errorMessage } from "../tool_result.ts";
 import type { ToolResult } from "../tool_types.ts";
 import { CircuitBreaker } from "./breaker.ts";
 import { type McpCallOptions, McpToolBridge } from "./bridge.ts";
 import { type Catalog, EMPTY_CATALOG, fetchCatalog } from "./catalog.ts";
 import { type Elicit, newClient } from "./client.ts";
-import { convertResult } from "./convert.ts";
 import { ListRefresher } from "./list_refresh.ts";
-import type { NameClaims } from "./names.ts";
 import { LoginRequiredError, NaviOAuthProvider, type OpenUrl } from "./oauth_provider.ts";
-import { type McpTiming, Reconnector } from "./reconnect.ts";
+import { Reconnector } from "./reconnect.ts";
 import {
   type Client,
   type GetPromptResult,
@@ -22,43 +19,11 @@ import {
 } from "./sdk.ts";
 import type { StdioProcess } from "./stdio_process.ts";
 import { ProcessTransport } from "./stdio_transport.ts";
+import { callTool, listAll, oneLine, withDeadline } from "./client_util.ts";
+import { type ConnectionOptions, LOGIN_TIMEOUT_MS, type McpStatus } from "./connection_options.ts";
 import { hasStaticAuthorization, httpTransport, stdioTransport } from "./transport.ts";
 
-export type { Elicit };
-
-/** What every connection of one navi process shares. */
-export interface ConnectionOptions {
-  /** navi's home directory. */
-  home: string;
-  /** The workspace root, offered to servers as their only root. */
-  workspace: string;
-  /** navi's version, sent to servers as the client version. */
-  version: string;
-  /** The process environment: `$VAR` references, and what stdio servers inherit (see STDIO_PASS_THROUGH). */
-  env: { get(key: string): string | undefined; toObject(): Record<string, string> };
-  /** Reconnect and circuit-breaker timing. */
-  timing: McpTiming;
-  /** Answers servers' elicitation requests; without it they are declined. */
-  elicit?: Elicit;
-  /** Redacts secrets from what is logged of a server (its stderr). */
-  secrets?: Redactor;
-  /** Runs the browser step of an OAuth login; without it a server that needs one fails naming the command. */
-  openUrl?: OpenUrl;
-  /** How long a login waits for the browser to come back (default 300 s). */
-  loginTimeoutMs?: number;
-  /** Called with every OAuth token and client secret (to redact them everywhere). */
-  onSecret?(value: string): void;
-  /** Hands over a stdio server process started before the MCP SDK loaded (see `prespawnStdioServers`). */
-  takeProcess?(name: string): StdioProcess | undefined;
-  /** Decides who owns colliding exposed tool names (config order). */
-  claims?: NameClaims;
-}
-
-/** Where a server stands. */
-export type McpStatus = "connecting" | "connected" | "failed" | "disconnected" | "disabled";
-
-/** How long the browser step of a login may take unless the options say otherwise. */
-const LOGIN_TIMEOUT_MS = 300_000;
+export type { ConnectionOptions, Elicit, McpStatus };
 
 /**
  * One configured MCP server: the SDK client, connect with a time limit (and OAuth for HTTP servers), calls
@@ -201,46 +166,20 @@ export class McpConnection {
   }
 
   /** Call a tool; fails fast when disconnected or while the circuit breaker is open. */
-  async call(tool: string, args: Record<string, unknown>, opts: McpCallOptions): Promise<ToolResult> {
-    const client = this.#client;
-    if (!client || this.status !== "connected") {
-      return {
-        ok: false,
-        error: `MCP server '${this.name}' is not connected${this.error ? ` (${this.error})` : ""}`,
-      };
-    }
-    const open = this.#breaker.admit();
-    if (open) {
-      return {
-        ok: false,
-        error: `MCP server '${this.name}' is unavailable: ${open.failures} calls failed in a row; ` +
-          `next try in ${Math.max(1, Math.ceil(open.waitMs / 1000))} s`,
-      };
-    }
-    const once = () =>
-      client.callTool({ name: tool, arguments: args }, undefined, {
-        signal: opts.signal,
-        timeout: opts.timeoutMs,
-        resetTimeoutOnProgress: true,
-        maxTotalTimeout: opts.maxMs,
-        onprogress: (p) => opts.onProgress?.(p),
-      });
-    try {
-      const result = await once().catch(async (err) => {
-        if (!(err instanceof UnauthorizedError) || !this.#auth?.pending || !this.#http) throw err;
+  call(tool: string, args: Record<string, unknown>, opts: McpCallOptions): Promise<ToolResult> {
+    const client = this.status === "connected" ? this.#client : undefined;
+    return callTool({
+      server: this.name,
+      client,
+      why: this.error,
+      breaker: this.#breaker,
+      explain: (err) => this.#explain(err),
+      reauthorize: async (err) => {
+        if (!(err instanceof UnauthorizedError) || !this.#auth?.pending || !this.#http) return false;
         await this.#http.finishAuth(await this.#auth.authorizationCode());
-        return await once();
-      });
-      this.#breaker.succeeded();
-      return convertResult(result as Parameters<typeof convertResult>[0]);
-    } catch (err) {
-      if (opts.signal.aborted) {
-        this.#breaker.released();
-        return { ok: false, error: "Aborted by the user" };
-      }
-      this.#breaker.failed();
-      return { ok: false, error: `MCP server '${this.name}': ${this.#explain(err)}` };
-    }
+        return true;
+      },
+    }, { tool, args, ...opts });
   }
 
   /** Disconnect for good: stop reconnecting, close the client (ending a stdio server), remove the tools. */
@@ -357,33 +296,4 @@ export class McpConnection {
     });
     this.#reconnect.schedule();
   }
-}
-
-async function withDeadline(ms: number, fn: () => Promise<void>): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    await Promise.race([
-      fn(),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-async function listAll(client: Client, timeout: number): Promise<McpTool[]> {
-  const tools: McpTool[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor ? { cursor } : undefined, { timeout });
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return tools;
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim().slice(0, 300);
 }
