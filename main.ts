@@ -9,7 +9,6 @@ if (Deno.args.length === 1 && (Deno.args[0] === "--version" || Deno.args[0] === 
 } else {
   const cli = new URL("./core/cli/mod.ts", import.meta.url).href;
   const { main } = await import(cli);
-  // Everything navi started is closed by now; libraries may still hold timers (the MCP SDK debounces
-  // list_changed refreshes), which must not delay the exit.
+  // Everything navi started is closed by now; a library may still hold a timer, which must not delay the exit.
   Deno.exit(await main(Deno.args));
 }
