@@ -9,7 +9,7 @@ import {
   type SandboxSettings,
   type ToolSettings,
 } from "./config_types.ts";
-import type { PluginPermissions } from "./plugin_api.ts";
+import type { PluginPermissions } from "./plugins/api.ts";
 import { configPath } from "./home.ts";
 
 export { configPath, naviHome } from "./home.ts";

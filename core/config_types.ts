@@ -1,4 +1,4 @@
-import type { PluginPermissions } from "./plugin_api.ts";
+import type { PluginPermissions } from "./plugins/api.ts";
 
 /** The approval modes, from the most to the least careful. */
 export const APPROVAL_MODES = ["plan", "ask", "auto"] as const;

@@ -5,8 +5,8 @@
  * import from there.
  * @module
  */
-export * from "./tool_types.ts";
-export { defineRawTool, defineTool, parseArguments } from "./tool_define.ts";
+export * from "./tool/types.ts";
+export { defineRawTool, defineTool, parseArguments } from "./tool/define.ts";
 export {
   errorMessage,
   MAX_IMAGE_BYTES,
@@ -14,8 +14,8 @@ export {
   toModelContent,
   ToolError,
   truncateResult,
-} from "./tool_result.ts";
-export { type OpenAITool, RegistryError, ToolRegistry } from "./registry.ts";
+} from "./tool/result.ts";
+export { type OpenAITool, RegistryError, ToolRegistry } from "./tool/registry.ts";
 export {
   assemble,
   type Evolution,
@@ -24,8 +24,8 @@ export {
   fnv1a,
   type PoolFilter,
   ToolPool,
-} from "./tool_pool.ts";
-export { type ToolChanges, toolsReminder } from "./tool_reminder.ts";
+} from "./toollist/pool.ts";
+export { type ToolChanges, toolsReminder } from "./toollist/reminder.ts";
 export {
   type DeferralOptions,
   type DeferralSettings,
@@ -34,8 +34,8 @@ export {
   MAX_TOOLS,
   ToolDeferral,
   type ToolStep,
-} from "./tool_deferral.ts";
-export { CALL_TOOL, FIND_TOOLS, type ToolMatch, ToolSearch, words } from "./tool_search.ts";
+} from "./toollist/deferral.ts";
+export { CALL_TOOL, FIND_TOOLS, type ToolMatch, ToolSearch, words } from "./toollist/search.ts";
 export {
   type CacheBreak,
   CacheStats,
@@ -43,7 +43,7 @@ export {
   type RequestParts,
   type RequestRecord,
   toolChangeLabel,
-} from "./cache_stats.ts";
+} from "./toollist/cache_stats.ts";
 export { displayPath, isInside, resolveInWorkspace } from "./workspace.ts";
 export { globToRegExp, looksBinary, walkFiles } from "./files.ts";
 export {
@@ -53,7 +53,7 @@ export {
   type ToolCall,
   type TurnResult,
   type Usage,
-} from "./agent.ts";
+} from "./agent/agent.ts";
 export {
   type AuditRecord,
   type LoadedSession,
@@ -63,8 +63,8 @@ export {
   SessionError,
   type SessionMeta,
   type SessionOptions,
-} from "./session.ts";
-export { listSessions, newestSessionIn, resolveSessionId, type SessionSummary } from "./session_list.ts";
+} from "./session/session.ts";
+export { listSessions, newestSessionIn, resolveSessionId, type SessionSummary } from "./session/list.ts";
 export {
   type Answer,
   ApprovalPolicy,
@@ -78,8 +78,8 @@ export {
   type Rule,
   suggestPrefix,
   summarize,
-} from "./approval.ts";
-export { type CommandPattern, matchesCommand, parseCommandPattern } from "./command_rule.ts";
+} from "./approval/policy.ts";
+export { type CommandPattern, matchesCommand, parseCommandPattern } from "./approval/command_rule.ts";
 export {
   APPROVAL_MODES,
   type ApprovalMode,
@@ -106,7 +106,7 @@ export {
   updateConfigFile,
   validServerName,
 } from "./config.ts";
-export { type ProviderChoice, ProviderError, resolveProvider } from "./provider.ts";
+export { type ProviderChoice, ProviderError, resolveProvider } from "./provider/choice.ts";
 export {
   ApiError,
   type ChatFn,
@@ -118,45 +118,58 @@ export {
   preloadSdk,
   type RetryInfo,
   type RetryPolicy,
-} from "./llm.ts";
-export { type Env, ENV_REF, RedactingStream, type Redactor, resolveEnvRef, Secrets } from "./secrets.ts";
+} from "./provider/llm.ts";
+export {
+  type Env,
+  ENV_REF,
+  RedactingStream,
+  type Redactor,
+  resolveEnvRef,
+  Secrets,
+} from "./output/secrets.ts";
 export {
   type PluginEvent,
   PluginLoader,
   type PluginLoaderOptions,
   type PluginReport,
-} from "./plugin_loader.ts";
-export { discoverPlugins, pluginsDir } from "./plugin_source.ts";
+} from "./plugins/loader.ts";
+export { discoverPlugins, pluginsDir } from "./plugins/source.ts";
 export {
   DEFAULT_PERMISSIONS,
   describePermissions,
   type PermissionContext,
   type WorkerPermissions,
   workerPermissions,
-} from "./plugin_permissions.ts";
+} from "./plugins/permissions.ts";
 export type {
   NaviPluginApi,
   PermissionGrant,
   PluginPermissions,
   ToolDefinition as PluginToolDefinition,
-} from "./plugin_api.ts";
-export { type Conversation, type ConversationOptions, openConversation } from "./conversation.ts";
-export { type AppOptions, NaviApp } from "./app.ts";
-export { systemPrompt } from "./prompt.ts";
-export { COMPACT_PROMPT, compactedView, fitForSummary, headLength, summaryMessage } from "./compact.ts";
+} from "./plugins/api.ts";
+export { type Conversation, type ConversationOptions, openConversation } from "./app/conversation.ts";
+export { type AppOptions, NaviApp } from "./app/app.ts";
+export { systemPrompt } from "./context/prompt.ts";
+export {
+  COMPACT_PROMPT,
+  compactedView,
+  fitForSummary,
+  headLength,
+  summaryMessage,
+} from "./context/compaction.ts";
 export {
   type CompactionInfo,
   ContextKeeper,
   type ContextKeeperOptions,
   type ContextView,
-} from "./context_keeper.ts";
+} from "./context/keeper.ts";
 export {
   FALLBACK_LIMITS,
   type ModelLimits,
   modelLimits,
   type ModelSettings,
   promptBudget,
-} from "./context_window.ts";
+} from "./context/window.ts";
 export {
   findInstructionFiles,
   gitRoot,
@@ -166,16 +179,16 @@ export {
   instructionsText,
   isInstructionsMessage,
   loadInstructions,
-} from "./instructions.ts";
-export { type BytesOf, type ContextPart, TokenEstimator } from "./tokens.ts";
-export { CUT_MARKERS, type CutReason, emptyUsage, ResponseAssembler } from "./stream.ts";
-export { addUsage, costOf, type ModelPrice, sessionCost, totalUsage } from "./usage.ts";
+} from "./context/instructions.ts";
+export { type BytesOf, type ContextPart, TokenEstimator } from "./context/tokens.ts";
+export { CUT_MARKERS, type CutReason, emptyUsage, ResponseAssembler } from "./agent/stream.ts";
+export { addUsage, costOf, type ModelPrice, sessionCost, totalUsage } from "./provider/usage.ts";
 export {
   type RoutedCall,
   ToolCallRunner,
   type ToolCallRunnerOptions,
   type ToolEvents,
-} from "./tool_calls.ts";
+} from "./agent/tool_calls.ts";
 export { VERSION } from "./version.ts";
 export type { Elicit, McpServerState } from "./mcp/mod.ts";
 export {

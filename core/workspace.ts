@@ -1,6 +1,6 @@
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { ToolError } from "./tool_result.ts";
-import type { ToolContext } from "./tool_types.ts";
+import { ToolError } from "./tool/result.ts";
+import type { ToolContext } from "./tool/types.ts";
 
 /** Whether `target` is `root` or below it (both absolute, already resolved). */
 export function isInside(root: string, target: string): boolean {

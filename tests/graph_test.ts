@@ -87,7 +87,9 @@ const ROOTS = ["main.ts", "core/cli/mod.ts", "tools/mod.ts", "plugins/embedded.t
 Deno.test("the module graph keeps the layout: core/cli only from inside, engine without tools/plugins, no cycles", async () => {
   const edges = await localEdges(ROOTS);
   const files = new Set(edges.flatMap((e) => [e.from, e.to]));
-  for (const f of ["core/cli/mod.ts", "core/mod.ts", "core/mcp/mod.ts", "tools/bash.ts", "core/agent.ts"]) {
+  for (
+    const f of ["core/cli/mod.ts", "core/mod.ts", "core/mcp/mod.ts", "tools/bash.ts", "core/agent/agent.ts"]
+  ) {
     assertEquals(files.has(f), true, `${f} is in the graph`);
   }
   assertEquals(layoutViolations(edges), []);
@@ -96,8 +98,8 @@ Deno.test("the module graph keeps the layout: core/cli only from inside, engine 
 
 Deno.test("the graph rules catch what they are meant to catch", () => {
   const bad = [
-    { from: "core/agent.ts", to: "core/cli/render.ts" },
-    { from: "core/agent.ts", to: "tools/bash.ts" },
+    { from: "core/agent/agent.ts", to: "core/cli/render.ts" },
+    { from: "core/agent/agent.ts", to: "tools/bash.ts" },
     { from: "core/mcp/bridge.ts", to: "plugins/embedded.ts" },
     { from: "tools/grep.ts", to: "core/files.ts" },
     { from: "core/cli/repl.ts", to: "tools/mod.ts" },

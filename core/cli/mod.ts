@@ -7,7 +7,7 @@ import type { NaviApp } from "../mod.ts";
 import type { StdioProcess } from "../mcp/stdio_process.ts";
 import { installCrashGuard } from "./crash_guard.ts";
 import { type AppLoad, buildProgram } from "./program.ts";
-import { terminalSafe } from "./terminal_text.ts";
+import { terminalSafe } from "../output/neutralise.ts";
 
 /**
  * Run navi's CLI with `args` (without the program name); returns the exit status. The app it creates (and

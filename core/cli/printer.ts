@@ -9,9 +9,9 @@ import {
   type ToolProgress,
   type ToolResult,
 } from "../mod.ts";
-import type { Sink } from "./render.ts";
+import type { Sink } from "../output/sink.ts";
 import { makeStyle, shorten, type Style } from "./style.ts";
-import { escapeControls } from "./terminal_text.ts";
+import { escapeControls } from "../output/neutralise.ts";
 
 function argsSummary(call: ToolCall): string {
   try {

@@ -4,7 +4,7 @@ import { APPROVAL_MODES, type ApprovalMode } from "../config_types.ts";
 import { VERSION } from "../version.ts";
 import { mcpCommand, pluginsCommand } from "./program_groups.ts";
 import type { AppLoad, ProgramDeps } from "./program_types.ts";
-import { terminalSafe } from "./terminal_text.ts";
+import { terminalSafe } from "../output/neutralise.ts";
 
 export type { AppLoad, ProgramDeps };
 

@@ -2,7 +2,7 @@
 import type * as Commander from "@commander-js/extra-typings";
 import type { NaviApp } from "../mod.ts";
 import type { AppLoad, ProgramDeps } from "./program_types.ts";
-import { terminalSafe } from "./terminal_text.ts";
+import { terminalSafe } from "../output/neutralise.ts";
 
 /** `navi mcp list|resources|login|logout|add|remove`. */
 export function mcpCommand(

@@ -21,7 +21,7 @@ import { LazyMarkdown } from "./markdown_loader.ts";
 import { History } from "./history.ts";
 import { expandMentions, fileMentions, type MentionProvider } from "./mentions.ts";
 import { errorLine, terminalEvents } from "./printer.ts";
-import { type Sink, streamSink } from "./render.ts";
+import { type Sink, streamSink } from "../output/sink.ts";
 import { replCompleter } from "./repl_complete.ts";
 import { replCommands, slashContext } from "./repl_context.ts";
 import { interactiveIO, pipedIO, type ReplIO } from "./repl_io.ts";

@@ -8,7 +8,7 @@ import { permissionsSlashCommand } from "./commands/permissions.ts";
 import { pluginSlashCommands } from "./commands/plugins.ts";
 import { resumeSlashCommand } from "./commands/resume.ts";
 import { usageSlashCommand } from "./commands/usage.ts";
-import type { Sink } from "./render.ts";
+import type { Sink } from "../output/sink.ts";
 import { type SlashCommand, type SlashContext, slashTable } from "./slash.ts";
 import type { Style } from "./style.ts";
 import type { TermOut } from "./terminal.ts";

@@ -1,6 +1,6 @@
-import type { ToolRegistry } from "../registry.ts";
-import { defineRawTool } from "../tool_define.ts";
-import type { ToolProgress, ToolResult } from "../tool_types.ts";
+import type { ToolRegistry } from "../tool/registry.ts";
+import { defineRawTool } from "../tool/define.ts";
+import type { ToolProgress, ToolResult } from "../tool/types.ts";
 import { approvalFor, describe, exposedName } from "./convert.ts";
 import { NameClaims } from "./names.ts";
 import type { McpTool } from "./sdk.ts";

@@ -1,7 +1,7 @@
 import type { McpServerConfig } from "../config_types.ts";
-import type { ToolRegistry } from "../registry.ts";
-import { errorMessage } from "../tool_result.ts";
-import type { ToolResult } from "../tool_types.ts";
+import type { ToolRegistry } from "../tool/registry.ts";
+import { errorMessage } from "../tool/result.ts";
+import type { ToolResult } from "../tool/types.ts";
 import { CircuitBreaker } from "./breaker.ts";
 import { type McpCallOptions, McpToolBridge } from "./bridge.ts";
 import { type Catalog, EMPTY_CATALOG, fetchCatalog } from "./catalog.ts";

@@ -1,6 +1,6 @@
-import { MAX_IMAGE_BYTES } from "../tool_result.ts";
-import type { ApprovalClass, ToolResult } from "../tool_types.ts";
-import { fnv1a } from "../tool_pool.ts";
+import { MAX_IMAGE_BYTES } from "../tool/result.ts";
+import type { ApprovalClass, ToolResult } from "../tool/types.ts";
+import { fnv1a } from "../toollist/pool.ts";
 import type { CallToolResult, McpTool } from "./sdk.ts";
 
 /** The navi name of an MCP tool: `mcp__<server>__<tool>`, sanitized, at most 64 characters. */

@@ -1,5 +1,5 @@
 import type { McpServerConfig } from "../config_types.ts";
-import type { ToolRegistry } from "../registry.ts";
+import type { ToolRegistry } from "../tool/registry.ts";
 import type { Catalog } from "./catalog.ts";
 import { type ConnectionOptions, McpConnection } from "./connection.ts";
 import { NameClaims } from "./names.ts";

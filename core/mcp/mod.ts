@@ -13,7 +13,7 @@ export { type Catalog, EMPTY_CATALOG } from "./catalog.ts";
 export { type BreakerOpen, CircuitBreaker } from "./breaker.ts";
 export { backoffDelay, DEFAULT_TIMING, type McpTiming, Reconnector } from "./reconnect.ts";
 export { approvalFor, base64Bytes, convertResult, describe, exposedName } from "./convert.ts";
-export { MAX_IMAGE_BYTES } from "../tool_result.ts";
+export { MAX_IMAGE_BYTES } from "../tool/result.ts";
 export { hasStaticAuthorization, STDIO_PASS_THROUGH, stdioEnvironment } from "./transport.ts";
 export { SDK_DEFAULT_ENV } from "./stdio_env.ts";
 export { serverLogPath, type SpawnOptions, StdioProcess } from "./stdio_process.ts";

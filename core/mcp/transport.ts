@@ -1,5 +1,5 @@
 import type { McpServerConfig } from "../config_types.ts";
-import { resolveEnvRef } from "../secrets.ts";
+import { resolveEnvRef } from "../output/secrets.ts";
 import type { NaviOAuthProvider } from "./oauth_provider.ts";
 import { StreamableHTTPClientTransport } from "./sdk.ts";
 import { type SpawnOptions, StdioProcess } from "./stdio_process.ts";

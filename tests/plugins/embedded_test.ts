@@ -7,19 +7,19 @@ Deno.test("the embedded template and navi.d.ts equal the files in plugins/", asy
   assertEquals(NAVI_D_TS, await Deno.readTextFile(join(ROOT, "plugins", "navi.d.ts")));
 });
 
-Deno.test("the embedded plugin worker equals a fresh bundle of core/plugin_worker.ts (run deno task embed)", async () => {
+Deno.test("the embedded plugin worker equals a fresh bundle of core/plugins/worker/worker.ts (run deno task embed)", async () => {
   const { bundleWorker } = await import("../../scripts/embed.ts");
-  const { PLUGIN_WORKER_JS } = await import("../../core/plugin_worker_js.ts");
+  const { PLUGIN_WORKER_JS } = await import("../../core/plugins/worker_js.ts");
   const fresh = await bundleWorker(new URL(`file://${ROOT}`));
   assertEquals(
     PLUGIN_WORKER_JS.length,
     fresh.length,
-    "core/plugin_worker_js.ts is stale: run deno task embed",
+    "core/plugins/worker_js.ts is stale: run deno task embed",
   );
-  assertEquals(PLUGIN_WORKER_JS === fresh, true, "core/plugin_worker_js.ts is stale: run deno task embed");
+  assertEquals(PLUGIN_WORKER_JS === fresh, true, "core/plugins/worker_js.ts is stale: run deno task embed");
 });
 
 Deno.test("the plugin worker bundle imports nothing: it runs from a blob: URL in the binary and the bundle", async () => {
-  const { PLUGIN_WORKER_JS } = await import("../../core/plugin_worker_js.ts");
+  const { PLUGIN_WORKER_JS } = await import("../../core/plugins/worker_js.ts");
   assertEquals(/(?:^|[;}])\s*import\s*[\w{*"']|\bfrom\s*["']/m.exec(PLUGIN_WORKER_JS)?.[0] ?? null, null);
 });

@@ -11,11 +11,11 @@ import {
   type Usage,
 } from "../../mod.ts";
 import { terminalEvents } from "../printer.ts";
-import { streamSink } from "../render.ts";
+import { streamSink } from "../../output/sink.ts";
 import { firstRunHelp } from "../first_run.ts";
 import { SignalTrap } from "../signals.ts";
 import { makeStyle } from "../style.ts";
-import { escapeControls } from "../terminal_text.ts";
+import { escapeControls } from "../../output/neutralise.ts";
 import { usageJson } from "./usage.ts";
 
 /** Options of `navi -p`. */

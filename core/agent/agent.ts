@@ -1,0 +1,258 @@
+import type { ApprovalPolicy } from "../approval/policy.ts";
+import { CacheStats } from "../toollist/cache_stats.ts";
+import { type CompactionInfo, ContextKeeper, type ContextView } from "../context/keeper.ts";
+import type { ModelLimits } from "../context/window.ts";
+import { type ChatFn, isAbort, isContextLengthError, type RetryInfo } from "../provider/llm.ts";
+
+export type { CompactionInfo, ContextView };
+import type { OpenAITool, ToolRegistry } from "../tool/registry.ts";
+import { abortError } from "../provider/retry.ts";
+import type { Session } from "../session/session.ts";
+import { emptyUsage, ResponseAssembler, type ToolCall, type Usage } from "./stream.ts";
+import { ToolCallRunner, type ToolEvents } from "./tool_calls.ts";
+import { deferralSettings, ToolDeferral } from "../toollist/deferral.ts";
+import type { ToolPool } from "../toollist/pool.ts";
+import type { CommandSandbox } from "../tool/types.ts";
+
+export type { ToolCall, Usage };
+
+/** What the user interface hears while the agent works. */
+export interface AgentEvents extends ToolEvents {
+  /** A model request is about to go out; `step` counts the turn's requests from 1. */
+  requestStart?(step: number): void;
+  /** A piece of the model's answer text, as it streams in. */
+  text?(delta: string): void;
+  /** A model response is complete: its text and how many tool calls it asked for. */
+  responseEnd?(info: { text: string; toolCalls: number }): void;
+  /** A message from navi itself for the user (tool list changes, the step limit). */
+  notice?(text: string): void;
+  /** A failed model request will be retried after `info.waitMs` (`info.message` says so in one line). */
+  retry?(info: RetryInfo): void;
+  /** A compaction starts (`summary` absent) or ends; tokens are estimates of the whole prompt. */
+  compaction?(info: CompactionInfo): void;
+}
+
+/** The outcome of one user turn. */
+export interface TurnResult {
+  /**
+   * The text of the last completed model response: the answer, unless the turn was cut short (when aborted,
+   * the text that arrived of the interrupted response).
+   */
+  text: string;
+  /** Every tool call of the turn, in order, and whether it succeeded. */
+  toolCalls: { name: string; ok: boolean }[];
+  /** Tokens used by all model requests of the turn. */
+  usage: Usage;
+  /**
+   * The turn was aborted (Ctrl-C, a signal). A response interrupted mid-stream is kept in the session with
+   * its text and the `interrupted` marker (CUT_MARKERS); its tool calls are not run.
+   */
+  aborted: boolean;
+  /** The turn ran out of model requests (`maxSteps`) before an answer. */
+  stoppedAtLimit: boolean;
+}
+
+/** Everything one agent works with. */
+export interface AgentOptions {
+  /** Where tool calls are looked up and run. */
+  registry: ToolRegistry;
+  /** Decides the tool list sent with each request. */
+  pool: ToolPool;
+  /** Receives every message, tool list change and audit record. */
+  session: Session;
+  /** Decides whether each tool call may run. */
+  policy: ApprovalPolicy;
+  /** Sends one model request and streams the response. */
+  chat: ChatFn;
+  /** The workspace root (absolute) tools work in. */
+  workspace: string;
+  /** Model requests allowed per turn (default 50). */
+  maxSteps?: number;
+  /** Environment for child processes of tools (navi's secrets removed). */
+  childEnv?: () => Record<string, string>;
+  /** The OS sandbox child processes of tools (bash) run in. */
+  sandbox?: CommandSandbox;
+  /** Applied to tool results before they reach the model and the session file (removes known secrets). */
+  redact?: (text: string) => string;
+  /** Progress callbacks for the user interface. */
+  events?: AgentEvents;
+  /** Decides each request's tools array (fold or defer changes); default: every change folded. */
+  deferral?: ToolDeferral;
+  /** The session's prompt-cache figures; default: a fresh one. */
+  cache?: CacheStats;
+  /** The model requests go to (read after each turn to record its usage by model). */
+  model?: () => string | undefined;
+  /** Awaited before each model request (MCP tool-list refreshes already announced land first). */
+  beforeRequest?: () => Promise<void>;
+  /** The model's context window and output limit; without it the conversation is never compacted. */
+  limits?: () => ModelLimits;
+}
+
+/** The agent loop of one conversation: request, run tool calls, feed results back, until an answer. */
+export class Agent {
+  /** The session this agent records to (`opts.session`). */
+  readonly session: Session;
+  /** Decides each request's tools array. */
+  readonly deferral: ToolDeferral;
+  /** The session's prompt-cache figures. */
+  readonly cache: CacheStats;
+  /** Keeps the conversation within the model's window: token estimates, compaction, /context. */
+  readonly keeper: ContextKeeper;
+  #opts: AgentOptions;
+  #calls: ToolCallRunner;
+  #lastTools: readonly OpenAITool[] = [];
+
+  /** Wire an agent to the registry, pool, session, approval policy and model in `opts`. */
+  constructor(opts: AgentOptions) {
+    this.#opts = opts;
+    this.session = opts.session;
+    this.deferral = opts.deferral ??
+      new ToolDeferral(opts.pool, opts.registry, { settings: deferralSettings({ defer: "never" }) });
+    this.cache = opts.cache ?? new CacheStats();
+    this.keeper = new ContextKeeper({
+      session: opts.session,
+      cache: this.cache,
+      chat: opts.chat,
+      limits: opts.limits,
+      sourceOf: (tool) => opts.registry.sourceOf(tool),
+      onCompaction: (info) => opts.events?.compaction?.(info),
+      coldPoint: () => this.deferral.coldPoint(),
+    });
+    this.#calls = new ToolCallRunner({ ...opts, route: (call) => this.deferral.route(call) });
+  }
+
+  /**
+   * Run one user turn to its end (an answer, the step limit or an abort). API errors are thrown, also a
+   * stream that broke off or ended incomplete; what arrived of it is kept in the session with the `cut`
+   * marker and none of its tool calls is run.
+   */
+  async run(prompt: string, signal: AbortSignal): Promise<TurnResult> {
+    const result: TurnResult = {
+      text: "",
+      toolCalls: [],
+      usage: emptyUsage(),
+      aborted: false,
+      stoppedAtLimit: false,
+    };
+    try {
+      return await this.#turn(prompt, { signal, result });
+    } finally {
+      this.session.recordUsage(this.#opts.model?.() ?? "unknown", result.usage);
+    }
+  }
+
+  async #turn(prompt: string, opts: { signal: AbortSignal; result: TurnResult }): Promise<TurnResult> {
+    const { session, events = {} } = this.#opts;
+    const { signal, result } = opts;
+    session.addMessage({ role: "user", content: prompt });
+    const maxSteps = this.#opts.maxSteps ?? 50;
+    for (let step = 1; step <= maxSteps; step++) {
+      await this.#opts.beforeRequest?.();
+      let tools = this.#syncTools();
+      if (
+        this.keeper.overBudget(tools) && await this.compact(signal, { reason: "auto", usage: result.usage })
+      ) {
+        tools = this.#syncTools();
+      }
+      if (signal.aborted) return { ...result, aborted: true };
+      events.requestStart?.(step);
+      let response;
+      try {
+        response = await this.#request(tools, { signal, usage: result.usage });
+      } catch (err) {
+        if (!isContextLengthError(err) || !this.keeper.compactable()) throw err;
+        this.keeper.refused(tools);
+        const done = await this.compact(signal, { reason: "context-length", usage: result.usage }).catch(
+          () => {
+            throw err;
+          },
+        );
+        if (!done) throw err;
+        tools = this.#syncTools();
+        response = await this.#request(tools, { signal, usage: result.usage });
+      }
+      result.text = response.text;
+      if (response.aborted) {
+        result.aborted = true;
+        return result;
+      }
+      if (!response.calls.length) return result;
+      result.toolCalls.push(...await this.#calls.run(response.calls, signal));
+      if (signal.aborted) {
+        result.aborted = true;
+        return result;
+      }
+    }
+    result.stoppedAtLimit = true;
+    events.notice?.(`Stopped after ${maxSteps} model requests (max_steps).`);
+    return result;
+  }
+
+  /** What the next request would carry, part by part, against the model's window (for /context). */
+  context(): ContextView {
+    return this.keeper.view(this.deferral.view().tools);
+  }
+
+  /** Replace the conversation by a summary of it, in the same session (see ContextKeeper.compact). */
+  compact(
+    signal: AbortSignal,
+    opts: { reason: CompactionInfo["reason"]; usage?: Usage },
+  ): Promise<CompactionInfo | undefined> {
+    return this.keeper.compact(this.#lastTools, { ...opts, signal });
+  }
+
+  #syncTools(): readonly OpenAITool[] {
+    const { session, events } = this.#opts;
+    const step = this.deferral.next({ conversationTokens: () => this.cache.tokens(session.messages) });
+    if (step.changed) session.recordTools(step.tools);
+    if (step.stateChanged) session.recordDeferred(this.deferral.state());
+    if (step.reminder) {
+      session.addMessage({ role: "user", content: `<system-reminder>${step.reminder}</system-reminder>` });
+    }
+    if (step.notice) events?.notice?.(step.notice);
+    return step.tools;
+  }
+
+  async #request(tools: readonly OpenAITool[], opts: { signal: AbortSignal; usage: Usage }) {
+    const { session, events = {} } = this.#opts;
+    const at = new Date().toISOString();
+    const sent = session.messages.length;
+    const changed = this.cache.observe({ tools, messages: session.messages });
+    this.#lastTools = tools;
+    const raw = this.keeper.tokens.raw([...tools, ...session.messages]);
+    const usage = emptyUsage();
+    const response = new ResponseAssembler(usage, {
+      onText: events.text,
+      onToolName: (name) => {
+        if (tools.some((t) => t.function.name === name)) this.#opts.registry.get(name)?.warm?.();
+      },
+    });
+    const onRetry = events.retry && ((info: RetryInfo) => events.retry!(info));
+    try {
+      const req = { messages: session.messages, tools, cacheKey: session.meta.id };
+      for await (const chunk of this.#opts.chat(req, opts.signal, { onRetry })) response.add(chunk);
+      if (opts.signal.aborted) throw abortError(opts.signal);
+    } catch (err) {
+      const aborted = isAbort(err, opts.signal);
+      const partial = response.partialMessage(aborted ? "interrupted" : "cut");
+      if (partial) session.addMessage(partial);
+      events.responseEnd?.({ text: response.text, toolCalls: 0 });
+      if (!aborted) throw err;
+      return { text: response.text, calls: [], aborted: true };
+    } finally {
+      for (const k of Object.keys(usage) as (keyof Usage)[]) opts.usage[k] += usage[k];
+      this.keeper.tokens.calibrate(raw, usage.prompt_tokens);
+      session.recordRequest(this.cache.record({
+        at,
+        messages: sent,
+        prompt_tokens: usage.prompt_tokens,
+        cached_tokens: usage.cached_tokens,
+        ...(changed ? { break: changed } : {}),
+      }));
+    }
+    const calls = response.calls();
+    session.addMessage(response.message());
+    events.responseEnd?.({ text: response.text, toolCalls: calls.length });
+    return { text: response.text, calls, aborted: false };
+  }
+}

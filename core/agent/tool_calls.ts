@@ -1,0 +1,190 @@
+import type { ApprovalPolicy, Decision } from "../approval/policy.ts";
+import type { ToolRegistry } from "../tool/registry.ts";
+import type { Message, Session } from "../session/session.ts";
+import type { ToolCall } from "./stream.ts";
+import { parseArguments } from "../tool/define.ts";
+import { errorMessage, toModelContent } from "../tool/result.ts";
+import type { CommandSandbox, Tool, ToolContext, ToolProgress, ToolResult } from "../tool/types.ts";
+
+/** What the user interface hears while tool calls run. */
+export interface ToolEvents {
+  /** A tool call is about to be decided and run. */
+  toolStart?(call: ToolCall): void;
+  /** Live output of a running tool (e.g. bash). */
+  toolOutput?(chunk: string): void;
+  /** Progress of a long call (MCP progress notifications). */
+  toolProgress?(call: ToolCall, progress: ToolProgress): void;
+  /** A tool call ended: its result and how many milliseconds it ran. */
+  toolEnd?(call: ToolCall, outcome: { result: ToolResult; ms: number }): void;
+}
+
+/** A tool call resolved to the tool that runs it: `call_tool` calls name their real tool here. */
+export interface RoutedCall {
+  /** The call as it runs: the real tool name and its arguments. */
+  call: ToolCall;
+  /** The tool to run; absent when `error` says why not. */
+  tool?: Tool;
+  /** Why the call cannot run, as the model is told. */
+  error?: string;
+  /** `call_tool` when the model called the tool through it. */
+  via?: string;
+}
+
+/** What running one batch of tool calls needs. */
+export interface ToolCallRunnerOptions {
+  /** Where tools are looked up and run. */
+  registry: ToolRegistry;
+  /** Decides whether each call may run. */
+  policy: ApprovalPolicy;
+  /** Receives the tool messages and audit records. */
+  session: Session;
+  /** Whether the model was offered this tool in the request that asked for it (when `route` is absent). */
+  offered?(name: string): boolean;
+  /** Resolves each call to the tool that runs it (`call_tool` names its real tool); default: `offered`. */
+  route?(call: ToolCall): RoutedCall;
+  /** The workspace root (absolute) handed to tools. */
+  workspace: string;
+  /** Environment for child processes of tools (navi's secrets removed). */
+  childEnv?: () => Record<string, string>;
+  /** The OS sandbox child processes of tools (bash) run in. */
+  sandbox?: CommandSandbox;
+  /** Applied to tool results before they reach the model and the session file (removes known secrets). */
+  redact?: (text: string) => string;
+  /** Progress callbacks for the user interface. */
+  events?: ToolEvents;
+}
+
+/** Runs the tool calls of one model response: approval, audit, concurrency, results back in call order. */
+export class ToolCallRunner {
+  #opts: ToolCallRunnerOptions;
+
+  /** Run calls with the registry, approval policy and session in `opts`. */
+  constructor(opts: ToolCallRunnerOptions) {
+    this.#opts = opts;
+  }
+
+  /** Run `calls`, append one tool message per call (in call order) and any images; returns the outcomes. */
+  async run(calls: ToolCall[], signal: AbortSignal): Promise<{ name: string; ok: boolean }[]> {
+    const routed = calls.map((call) => this.#route(call));
+    const results: ToolResult[] = new Array(calls.length);
+    const safe = (r: RoutedCall) => r.tool?.concurrencySafe === true;
+    let i = 0;
+    while (i < routed.length) {
+      // Consecutive concurrency-safe (read-only) calls run together; any other call runs alone, in order.
+      let j = i + 1;
+      if (safe(routed[i])) { while (j < routed.length && safe(routed[j])) j++; }
+      await Promise.all(
+        routed.slice(i, j).map(async (r, k) => (results[i + k] = await this.#runOne(r, signal))),
+      );
+      i = j;
+    }
+    const { session, redact } = this.#opts;
+    const images: Message[] = [];
+    calls.forEach((call, n) => {
+      const r = keepWhole(results[n], { session, id: call.id });
+      const content = toModelContent(r);
+      session.addMessage({ role: "tool", tool_call_id: call.id, content: redact?.(content) ?? content });
+      if (r._multimodal && typeof r._image_data_url === "string") {
+        images.push({
+          role: "user",
+          content: [
+            { type: "text", text: `Image returned by ${routed[n].call.name} (${call.id}):` },
+            { type: "image_url", image_url: { url: r._image_data_url } },
+          ],
+        });
+      }
+    });
+    for (const m of images) session.addMessage(m);
+    return routed.map((r, n) => ({ name: r.call.name, ok: results[n].ok }));
+  }
+
+  #route(call: ToolCall): RoutedCall {
+    if (this.#opts.route) return this.#opts.route(call);
+    const tool = this.#opts.offered?.(call.name) ? this.#opts.registry.get(call.name) : undefined;
+    return tool ? { call, tool } : { call, error: `Unknown tool: ${call.name}` };
+  }
+
+  async #runOne(routed: RoutedCall, signal: AbortSignal): Promise<ToolResult> {
+    const { session, events = {} } = this.#opts;
+    const { call, via } = routed;
+    events.toolStart?.(call);
+    const started = performance.now();
+    const { result, decision, ranAt = started } = await this.#decideAndRun(routed, signal);
+    const ms = Math.round(performance.now() - ranAt);
+    session.audit({
+      tool: call.name,
+      decision,
+      ms,
+      ok: result.ok,
+      ...(result.ok ? {} : { error: result.error }),
+      ...(via ? { via } : {}),
+    });
+    events.toolEnd?.(call, { result, ms });
+    return result;
+  }
+
+  async #decideAndRun(
+    routed: RoutedCall,
+    signal: AbortSignal,
+  ): Promise<{ result: ToolResult; decision: Decision["how"] | "none"; ranAt?: number }> {
+    const { policy } = this.#opts;
+    const { call, tool } = routed;
+    const fail = (error: string, decision: Decision["how"] | "none" = "none") => ({
+      result: { ok: false as const, error },
+      decision,
+    });
+    if (!call.name) return fail("The tool call has no function name");
+    if (!tool) return fail(routed.error ?? `Unknown tool: ${call.name}`);
+    if (signal.aborted) return fail("Aborted by the user");
+    let args: Record<string, unknown>;
+    try {
+      args = parseArguments(call.name, call.arguments);
+    } catch (err) {
+      return fail(errorMessage(err), "invalid");
+    }
+    const previewContext = { ...this.#context(call, signal), confirm: () => Promise.resolve(false) };
+    const verdict = await policy.decide({
+      tool: call.name,
+      approval: tool.approval,
+      args,
+      ...(tool.preview ? { preview: () => tool.preview!(args, previewContext) } : {}),
+    });
+    if (!verdict.allowed) return fail(verdict.error ?? "Not approved", verdict.how);
+    const ranAt = performance.now();
+    const result = await tool.run(args, this.#context(call, signal));
+    return { result, decision: verdict.how, ranAt };
+  }
+
+  #context(call: ToolCall, signal: AbortSignal): ToolContext {
+    const { policy, events } = this.#opts;
+    return {
+      workspace: this.#opts.workspace,
+      signal,
+      confirm: (req) => policy.confirm(call.name, req.detail),
+      onOutput: events?.toolOutput ? (c) => events.toolOutput!(c) : undefined,
+      onProgress: events?.toolProgress ? (p) => events.toolProgress!(call, p) : undefined,
+      childEnv: this.#opts.childEnv,
+      sandbox: this.#opts.sandbox,
+      readable: [this.#opts.session.outputDir],
+    };
+  }
+}
+
+/**
+ * A cut result whose whole text came along (`_full_output`): the text is saved in the session's folder and the
+ * model is told where, so it can read the rest with read_file instead of running the tool again.
+ */
+function keepWhole(result: ToolResult, opts: { session: Session; id: string }): ToolResult {
+  const whole = result._full_output;
+  if (typeof whole !== "string") return result;
+  try {
+    const path = opts.session.saveOutput(opts.id, whole);
+    const lines = whole.split("\n").length;
+    const note =
+      `The result was cut. The whole output (${whole.length} characters, ${lines} lines) is in ${path}: ` +
+      "read the part you need with read_file (offset and limit) rather than running the tool again.";
+    return { ...result, full_output: path, note: result.note ? `${result.note} ${note}` : note };
+  } catch {
+    return result;
+  }
+}

@@ -1,0 +1,103 @@
+// The records of a session file (one JSON object per line) and how a file is read back.
+import type { OpenAITool } from "../tool/registry.ts";
+import type { Usage } from "../provider/usage.ts";
+
+/** A Chat Completions message as navi stores and sends it. */
+export type Message = Record<string, unknown> & { role: "system" | "user" | "assistant" | "tool" };
+
+/** The metadata record that opens every session file. */
+export interface SessionMeta {
+  /** The session id: creation time plus a random suffix; also the file name. */
+  id: string;
+  /** When the session was created (ISO 8601). */
+  created: string;
+  /** The workspace the session was started in. */
+  cwd: string;
+  /** The provider at creation, when one could be resolved. */
+  provider?: string;
+  /** The model at creation, when one could be resolved. */
+  model?: string;
+}
+
+/** One audit record per tool call; never sent to the model. */
+export interface AuditRecord {
+  /** The tool the model called. */
+  tool: string;
+  /** How approval was decided (a Decision's `how`), or `none` when the call failed before that. */
+  decision: string;
+  /** Milliseconds the tool ran (or, for a call that never ran, the time until it failed). */
+  ms: number;
+  /** Whether the result was a success. */
+  ok: boolean;
+  /** The error of a failed call. */
+  error?: string;
+  /** `call_tool` when the model called the tool through it (the tool is still the real tool's name). */
+  via?: string;
+}
+
+/** One model request as the session records it (for the hit ratio, cache breaks and the cache TTL). */
+export interface RequestRecord {
+  /** When the request went out (ISO 8601). */
+  at: string;
+  /** How many messages it sent (a prefix of the session's messages). */
+  messages: number;
+  /** Prompt tokens, as the provider reported them (0 when it did not). */
+  prompt_tokens: number;
+  /** Prompt tokens served from the provider's cache. */
+  cached_tokens: number;
+  /** The first part that differed from the previous request, when it did not extend that request's prefix. */
+  break?: string;
+  /** A compaction's summary request: its messages are the conversation plus the summary instruction. */
+  summary?: boolean;
+}
+
+/** What the session keeps of deferred changes (for a resume). */
+export interface DeferredState {
+  /** Tools announced in reminders since the array was last folded, with the announced definitions. */
+  announced: OpenAITool[];
+  /** Tools still in the array that the model was told are removed. */
+  withdrawn: string[];
+}
+
+/** One line of a session file. */
+export type SessionRecord =
+  | ({ type: "meta" } & SessionMeta)
+  | { type: "message"; message: Message }
+  | { type: "tools"; tools: readonly OpenAITool[] }
+  | ({ type: "request" } & RequestRecord)
+  | ({ type: "deferred" } & DeferredState)
+  | ({ type: "audit"; at: string } & AuditRecord)
+  | ({ type: "usage"; model: string } & Usage)
+  | ({ type: "rewrite" } & RewriteRecord);
+
+/**
+ * The conversation was rewritten: from this record on it is `messages` (plus what follows). Written by
+ * compaction and by `/context reload`; the messages before it stay in the file for audit.
+ */
+export interface RewriteRecord {
+  /** Why: a compaction (automatic or `/compact`) or reloaded project instructions. */
+  reason: "compaction" | "instructions";
+  /** The conversation from here on. */
+  messages: Message[];
+  /** The summary the compaction produced. */
+  summary?: string;
+  /** Estimated tokens of the conversation before and after. */
+  tokens?: { before: number; after: number };
+}
+
+/** Parse the lines of a session file; returns the records and the (1-based) numbers of corrupt lines. */
+export function parseLines(text: string): { records: SessionRecord[]; bad: number[] } {
+  const records: SessionRecord[] = [];
+  const bad: number[] = [];
+  text.split("\n").forEach((line, i) => {
+    if (!line.trim()) return;
+    try {
+      const r = JSON.parse(line);
+      if (r && typeof r === "object" && typeof r.type === "string") records.push(r);
+      else bad.push(i + 1);
+    } catch {
+      bad.push(i + 1);
+    }
+  });
+  return { records, bad };
+}

@@ -1,0 +1,243 @@
+import { join } from "node:path";
+import type { OpenAITool } from "../tool/registry.ts";
+import { acquireLock, type HeldLock } from "./lock.ts";
+import {
+  type AuditRecord,
+  type DeferredState,
+  type Message,
+  parseLines,
+  type RequestRecord,
+  type RewriteRecord,
+  type SessionMeta,
+  type SessionRecord,
+} from "./records.ts";
+import { addUsage, emptyUsage, type Usage } from "../provider/usage.ts";
+
+export * from "./records.ts";
+
+/** What `Session.load` returns. */
+export interface LoadedSession {
+  /** The session, its messages loaded. */
+  session: Session;
+  /** The tools array it sent last. */
+  tools?: readonly OpenAITool[];
+  /** One record per model request, in order. */
+  requests: RequestRecord[];
+  /** Tool changes announced to the model but not yet folded into the array. */
+  deferred?: DeferredState;
+  /** Problems found while reading (corrupt lines). */
+  warnings: string[];
+}
+
+const withoutType = <T extends { type: string }>({ type: _type, ...rest }: T): Omit<T, "type"> => rest;
+
+/** A missing, unreadable or busy session. */
+export class SessionError extends Error {}
+
+/** How a session writes its file. */
+export interface SessionOptions {
+  /** Applied to every serialized record before it is written (removes known secrets). */
+  redact?: (text: string) => string;
+}
+
+function lockSession(file: string): HeldLock {
+  const lock = acquireLock(`${file}.lock`);
+  if ("release" in lock) return lock;
+  throw new SessionError(
+    `session ${file} is in use by another navi process (pid ${lock.heldBy}); ` +
+      `close that one first, or remove ${file}.lock if it is gone`,
+  );
+}
+
+/** Make sure the file ends with a newline, so that a line torn by a crash is not glued to the next record. */
+function repairTornEnd(file: string, text: string): boolean {
+  if (!text || text.endsWith("\n")) return false;
+  Deno.writeTextFileSync(file, "\n", { append: true });
+  return true;
+}
+
+function newId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+  return `${stamp}-${crypto.randomUUID().slice(0, 6)}`;
+}
+
+/** An append-only JSONL session file; every record is written completely before the call returns. */
+export class Session {
+  /** The session's metadata record. */
+  readonly meta: SessionMeta;
+  /** The path of the session's JSONL file. */
+  readonly file: string;
+  /** The conversation so far; change it through `addMessage`, which also writes the file. */
+  messages: Message[] = [];
+  #redact: (text: string) => string;
+  #lock: HeldLock;
+  /** Tokens used by this session's model requests, by model (read back on resume). */
+  readonly usage: Record<string, Usage> = {};
+
+  private constructor(file: string, meta: SessionMeta, opts: SessionOptions & { lock: HeldLock }) {
+    this.file = file;
+    this.meta = meta;
+    this.#redact = opts.redact ?? ((t) => t);
+    this.#lock = opts.lock;
+  }
+
+  /** Start a new session file under `home/sessions`, locked for this process until `close`. */
+  static create(home: string, meta: Omit<SessionMeta, "id" | "created">, opts: SessionOptions = {}): Session {
+    const dir = join(home, "sessions");
+    Deno.mkdirSync(dir, { recursive: true });
+    const full: SessionMeta = { id: newId(), created: new Date().toISOString(), ...meta };
+    const file = join(dir, `${full.id}.jsonl`);
+    const s = new Session(file, full, { ...opts, lock: lockSession(file) });
+    s.#write({ type: "meta", ...full });
+    return s;
+  }
+
+  /**
+   * Load a session: its conversation, the tools array it sent last, its request records, its deferred tool
+   * changes and warnings (a corrupt line is skipped and reported; a torn last line is ended so that new records start
+   * on a line of their own). The session stays locked for this process until `close`: a session that
+   * another live navi process has open is refused with a SessionError.
+   */
+  static load(home: string, id: string, opts: SessionOptions = {}): LoadedSession {
+    if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new SessionError(`invalid session id ${JSON.stringify(id)}`);
+    const file = join(home, "sessions", `${id}.jsonl`);
+    try {
+      Deno.statSync(file);
+    } catch {
+      throw new SessionError(`no session with id ${id} (looked for ${file})`);
+    }
+    const lock = lockSession(file);
+    try {
+      return Session.#read(file, { ...opts, lock });
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+  }
+
+  static #read(file: string, opts: SessionOptions & { lock: HeldLock }): LoadedSession {
+    let text: string;
+    try {
+      text = Deno.readTextFileSync(file);
+    } catch (err) {
+      throw new SessionError(`${file}: cannot be read (${(err as Error).message})`);
+    }
+    const { records, bad } = parseLines(text);
+    const meta = records.find((r) => r.type === "meta") as SessionMeta | undefined;
+    if (!meta) throw new SessionError(`${file}: no metadata record; the file is not a navi session`);
+    const torn = repairTornEnd(file, text);
+    const session = new Session(file, {
+      id: meta.id,
+      created: meta.created,
+      cwd: meta.cwd,
+      provider: meta.provider,
+      model: meta.model,
+    }, opts);
+    let tools: readonly OpenAITool[] | undefined;
+    let deferred: DeferredState | undefined;
+    const requests: RequestRecord[] = [];
+    for (const r of records) {
+      if (r.type === "message") session.messages.push(r.message);
+      else if (r.type === "rewrite") session.messages = [...r.messages];
+      else if (r.type === "tools") tools = r.tools;
+      else if (r.type === "request") requests.push(withoutType(r));
+      else if (r.type === "deferred") deferred = withoutType(r);
+      else if (r.type === "usage") session.#addUsage(r.model, r);
+    }
+    const tornNote = torn
+      ? " (the last line was cut off mid-write; new records start on a line of their own)"
+      : "";
+    const lines = bad.length === 1 ? `line ${bad[0]} is` : `lines ${bad.join(", ")} are`;
+    const warnings = bad.length ? [`${file}: ${lines} corrupt and skipped${tornNote}`] : [];
+    return { session, tools, requests, deferred, warnings };
+  }
+
+  /**
+   * A session cut off between a tool call and its result (a crash) would be rejected by the provider: give
+   * the unanswered calls of the last assistant message a result. Returns how many were added.
+   */
+  completeToolCalls(): number {
+    let last = this.messages.length - 1;
+    while (last >= 0 && this.messages[last].role === "tool") last--;
+    const calls = (this.messages[last]?.role === "assistant" ? this.messages[last].tool_calls : undefined) as
+      | { id: string }[]
+      | undefined;
+    const answered = new Set(this.messages.slice(last + 1).map((m) => m.tool_call_id));
+    const missing = (calls ?? []).filter((c) => !answered.has(c.id));
+    const content = JSON.stringify({ ok: false, error: "navi stopped before this tool call finished" });
+    for (const call of missing) this.addMessage({ role: "tool", tool_call_id: call.id, content });
+    return missing.length;
+  }
+
+  /** Append a message to the conversation and the file. */
+  addMessage(message: Message): void {
+    this.messages.push(message);
+    this.#write({ type: "message", message });
+  }
+
+  /** Replace the conversation with `record.messages` from now on (compaction); earlier records stay. */
+  rewrite(record: RewriteRecord): void {
+    this.messages = [...record.messages];
+    this.#write({ type: "rewrite", ...record });
+  }
+
+  /** Record the model-facing tool list after a change (read back by `load` for a resume). */
+  recordTools(tools: readonly OpenAITool[]): void {
+    this.#write({ type: "tools", tools });
+  }
+
+  /** Record one model request (its time, size and the provider's token counts). */
+  recordRequest(record: RequestRecord): void {
+    this.#write({ type: "request", ...record });
+  }
+
+  /** Record the tool changes announced but not yet folded into the tools array (read back for a resume). */
+  recordDeferred(state: DeferredState): void {
+    this.#write({ type: "deferred", ...state });
+  }
+
+  /** Record the tokens one turn used with `model`. */
+  recordUsage(model: string, usage: Usage): void {
+    if (!usage.total_tokens && !usage.prompt_tokens && !usage.completion_tokens) return;
+    this.#addUsage(model, usage);
+    const { prompt_tokens, completion_tokens, total_tokens, cached_tokens } = usage;
+    this.#write({ type: "usage", model, prompt_tokens, completion_tokens, total_tokens, cached_tokens });
+  }
+
+  #addUsage(model: string, usage: Usage): void {
+    addUsage(this.usage[model] ??= emptyUsage(), {
+      prompt_tokens: usage.prompt_tokens ?? 0,
+      completion_tokens: usage.completion_tokens ?? 0,
+      total_tokens: usage.total_tokens ?? 0,
+      cached_tokens: usage.cached_tokens ?? 0,
+    });
+  }
+
+  /** Record one tool call for audit. */
+  audit(record: AuditRecord): void {
+    this.#write({ type: "audit", at: new Date().toISOString(), ...record });
+  }
+
+  /** The folder of this session's saved tool outputs (`sessions/<id>/outputs`). */
+  get outputDir(): string {
+    return join(this.file.replace(/\.jsonl$/, ""), "outputs");
+  }
+
+  /** Keep the whole text of a cut tool result (secrets redacted) as `<outputDir>/<name>.txt`; returns the path. */
+  saveOutput(name: string, text: string): string {
+    Deno.mkdirSync(this.outputDir, { recursive: true, mode: 0o700 });
+    const path = join(this.outputDir, `${name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 80) || "output"}.txt`);
+    Deno.writeTextFileSync(path, this.#redact(text), { mode: 0o600 });
+    return path;
+  }
+
+  /** Release the session's lock; another process may resume it from now on. */
+  close(): void {
+    this.#lock.release();
+  }
+
+  #write(record: SessionRecord): void {
+    const line = this.#redact(JSON.stringify(record)) + "\n";
+    Deno.writeTextFileSync(this.file, line, { append: true, mode: 0o600 });
+  }
+}

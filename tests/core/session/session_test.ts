@@ -1,0 +1,147 @@
+import { join } from "node:path";
+import { listSessions, newestSessionIn, Secrets, Session, SessionError } from "../../../core/mod.ts";
+import { assert, assertEquals, assertMatch, tempDir } from "../../helpers.ts";
+
+Deno.test("a session appends records and loads them back", async () => {
+  await using home = await tempDir();
+  const s = Session.create(home.path, { cwd: "/w", provider: "p", model: "m" });
+  s.addMessage({ role: "system", content: "sys" });
+  s.addMessage({ role: "user", content: "first prompt" });
+  s.recordTools([{ type: "function", function: { name: "t", description: "- t", parameters: {} } }]);
+  s.audit({ tool: "t", decision: "read_only", ms: 3, ok: true });
+  const { session, tools, warnings } = Session.load(home.path, s.meta.id);
+  assertEquals(warnings, []);
+  assertEquals(session.messages, s.messages);
+  assertEquals(tools?.[0].function.name, "t");
+  assertEquals(session.meta, s.meta);
+  const text = await Deno.readTextFile(s.file);
+  assertMatch(text, /"type":"audit","at":"[^"]+","tool":"t","decision":"read_only"/);
+  assertEquals(listSessions(home.path)[0], {
+    id: s.meta.id,
+    created: s.meta.created,
+    cwd: "/w",
+    messages: 1,
+    first_prompt: "first prompt",
+  });
+});
+
+Deno.test("a corrupt line is skipped with one warning; everything else loads", async () => {
+  await using home = await tempDir();
+  const s = Session.create(home.path, { cwd: "/w" });
+  s.addMessage({ role: "user", content: "a" });
+  s.addMessage({ role: "assistant", content: "b" });
+  await Deno.writeTextFile(s.file, '{"type":"message","message":{"role":"user","con', { append: true });
+  const { session, warnings } = Session.load(home.path, s.meta.id);
+  assertEquals(session.messages.map((m) => m.content), ["a", "b"]);
+  assertEquals(warnings.length, 1);
+  assertMatch(warnings[0], /line 4 is corrupt and skipped \(the last line was cut off mid-write/);
+});
+
+Deno.test("a missing session id is a clear error", async () => {
+  await using home = await tempDir();
+  let err: unknown;
+  try {
+    Session.load(home.path, "20990101-000000-abcdef");
+  } catch (e) {
+    err = e;
+  }
+  assert(err instanceof SessionError);
+  assertMatch(err.message, /^no session with id 20990101-000000-abcdef/);
+  let bad: unknown;
+  try {
+    Session.load(home.path, "../etc/passwd");
+  } catch (e) {
+    bad = e;
+  }
+  assert(bad instanceof SessionError);
+});
+
+Deno.test("sessions are listed newest first", async () => {
+  await using home = await tempDir();
+  const a = Session.create(home.path, { cwd: "/a" });
+  await new Promise((r) => setTimeout(r, 5));
+  const b = Session.create(home.path, { cwd: "/b" });
+  await Deno.writeTextFile(join(home.path, "sessions", "junk.jsonl"), "not json\n");
+  assertEquals(listSessions(home.path).map((s) => s.id), [b.meta.id, a.meta.id]);
+});
+
+Deno.test("a session cut off mid tool call gets results for the unanswered calls", async () => {
+  await using home = await tempDir();
+  const s = Session.create(home.path, { cwd: "/w" });
+  s.addMessage({ role: "user", content: "go" });
+  s.addMessage({
+    role: "assistant",
+    content: null,
+    tool_calls: [{ id: "a", type: "function", function: { name: "x", arguments: "{}" } }, {
+      id: "b",
+      type: "function",
+      function: { name: "y", arguments: "{}" },
+    }],
+  });
+  s.addMessage({ role: "tool", tool_call_id: "a", content: '{"ok":true}' });
+  const { session } = Session.load(home.path, s.meta.id);
+  assertEquals(session.completeToolCalls(), 1);
+  assertEquals(session.messages.at(-1), {
+    role: "tool",
+    tool_call_id: "b",
+    content: '{"ok":false,"error":"navi stopped before this tool call finished"}',
+  });
+  assertEquals(Session.load(home.path, s.meta.id).session.messages.length, 4, "the repair is persisted");
+  assertEquals(session.completeToolCalls(), 0);
+});
+
+Deno.test("the newest session in a directory is found from the metadata lines", async () => {
+  await using home = await tempDir();
+  const a = Session.create(home.path, { cwd: "/a" });
+  await new Promise((r) => setTimeout(r, 5));
+  const b = Session.create(home.path, { cwd: "/a" });
+  Session.create(home.path, { cwd: "/other" });
+  a.addMessage({ role: "user", content: "x".repeat(10_000) });
+  assertEquals(newestSessionIn(home.path, "/a"), b.meta.id);
+  assertEquals(newestSessionIn(home.path, "/nowhere"), undefined);
+});
+
+Deno.test("a torn last line is ended on open: the next record is not glued to it and survives the next load", async () => {
+  await using home = await tempDir();
+  const s = Session.create(home.path, { cwd: "/w" });
+  s.addMessage({ role: "user", content: "before the crash" });
+  s.close();
+  await Deno.writeTextFile(s.file, '{"type":"message","message":{"role":"assistant","cont', { append: true });
+  const first = Session.load(home.path, s.meta.id);
+  first.session.addMessage({ role: "user", content: "after the crash" });
+  first.session.close();
+  const again = Session.load(home.path, s.meta.id);
+  again.session.close();
+  assertEquals(again.session.messages.map((m) => m.content), ["before the crash", "after the crash"]);
+  assertEquals(again.warnings, [`${s.file}: line 3 is corrupt and skipped`]);
+  assert((await Deno.readTextFile(s.file)).endsWith('"after the crash"}}\n'));
+});
+
+Deno.test("records are redacted as whole lines: a secret in a message or an audit error never reaches the file", async () => {
+  await using home = await tempDir();
+  const secrets = new Secrets();
+  secrets.add("sk-live-SESSION-secret-123");
+  secrets.add('tok"with\\quotes-456');
+  const s = Session.create(home.path, { cwd: "/w" }, { redact: (t) => secrets.redact(t) });
+  s.addMessage({ role: "assistant", content: "the key is sk-live-SESSION-secret-123." });
+  s.addMessage({
+    role: "assistant",
+    content: null,
+    tool_calls: [{
+      id: "a",
+      type: "function",
+      function: { name: "bash", arguments: '{"command":"curl -H \'x: tok\\"with\\\\quotes-456\'"}' },
+    }],
+  });
+  s.audit({ tool: "bash", decision: "auto", ms: 1, ok: false, error: "401 for sk-live-SESSION-secret-123" });
+  s.close();
+  const text = await Deno.readTextFile(s.file);
+  assert(!text.includes("sk-live-SESSION-secret-123"), text);
+  assert(!text.includes("quotes-456"), text);
+  assertEquals(text.match(/\[redacted\]/g)?.length, 3);
+  assertEquals(
+    s.messages[0].content,
+    "the key is sk-live-SESSION-secret-123.",
+    "the conversation itself is unchanged",
+  );
+});
