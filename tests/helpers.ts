@@ -69,7 +69,13 @@ export async function testApp(
 ): Promise<{ app: NaviApp; home: string; ws: string } & AsyncDisposable> {
   const home = await tempDir();
   const ws = await tempDir();
-  const app = new NaviApp({ home: home.path, workspace: ws.path, config, builtins: builtinTools() });
+  const app = new NaviApp({
+    home: home.path,
+    workspace: ws.path,
+    config,
+    builtins: builtinTools(),
+    env: Deno.env,
+  });
   return {
     app,
     home: home.path,

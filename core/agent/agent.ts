@@ -1,20 +1,20 @@
-import type { ApprovalPolicy } from "../approval/policy.ts";
-import { CacheStats } from "../toollist/cache_stats.ts";
-import { type CompactionInfo, ContextKeeper, type ContextView } from "../context/keeper.ts";
-import type { ModelLimits } from "../context/window.ts";
-import { type ChatFn, isAbort, isContextLengthError, type RetryInfo } from "../provider/llm.ts";
-
-export type { CompactionInfo, ContextView };
-import type { OpenAITool, ToolRegistry } from "../tool/registry.ts";
-import { abortError } from "../provider/retry.ts";
-import type { Session } from "../session/session.ts";
-import { emptyUsage, ResponseAssembler, type ToolCall, type Usage } from "./stream.ts";
+import type { ApprovalPolicy } from "../approval/mod.ts";
+import type { CompactionInfo, ContextKeeper, ContextView } from "../context/mod.ts";
+import {
+  abortError,
+  type ChatFn,
+  emptyUsage,
+  isAbort,
+  isContextLengthError,
+  type RetryInfo,
+  type Usage,
+} from "../provider/mod.ts";
+import type { Session } from "../session/mod.ts";
+import type { CommandSandbox, OpenAITool, ToolRegistry } from "../tool/mod.ts";
+import type { CacheStats, ToolDeferral, ToolList } from "../toollist/mod.ts";
+import { compactConversation } from "./compaction.ts";
+import { ResponseAssembler } from "./stream.ts";
 import { ToolCallRunner, type ToolEvents } from "./tool_calls.ts";
-import { deferralSettings, ToolDeferral } from "../toollist/deferral.ts";
-import type { ToolPool } from "../toollist/pool.ts";
-import type { CommandSandbox } from "../tool/types.ts";
-
-export type { ToolCall, Usage };
 
 /** What the user interface hears while the agent works. */
 export interface AgentEvents extends ToolEvents {
@@ -56,8 +56,10 @@ export interface TurnResult {
 export interface AgentOptions {
   /** Where tool calls are looked up and run. */
   registry: ToolRegistry;
-  /** Decides the tool list sent with each request. */
-  pool: ToolPool;
+  /** The conversation's tool list: each request's tools array, call routing, the cache figures. */
+  tools: ToolList;
+  /** Keeps the conversation within the model's window (token estimates, when to compact). */
+  keeper: ContextKeeper;
   /** Receives every message, tool list change and audit record. */
   session: Session;
   /** Decides whether each tool call may run. */
@@ -76,49 +78,40 @@ export interface AgentOptions {
   redact?: (text: string) => string;
   /** Progress callbacks for the user interface. */
   events?: AgentEvents;
-  /** Decides each request's tools array (fold or defer changes); default: every change folded. */
-  deferral?: ToolDeferral;
-  /** The session's prompt-cache figures; default: a fresh one. */
-  cache?: CacheStats;
   /** The model requests go to (read after each turn to record its usage by model). */
   model?: () => string | undefined;
   /** Awaited before each model request (MCP tool-list refreshes already announced land first). */
   beforeRequest?: () => Promise<void>;
-  /** The model's context window and output limit; without it the conversation is never compacted. */
-  limits?: () => ModelLimits;
 }
 
 /** The agent loop of one conversation: request, run tool calls, feed results back, until an answer. */
 export class Agent {
   /** The session this agent records to (`opts.session`). */
   readonly session: Session;
-  /** Decides each request's tools array. */
-  readonly deferral: ToolDeferral;
-  /** The session's prompt-cache figures. */
-  readonly cache: CacheStats;
+  /** The conversation's tool list. */
+  readonly tools: ToolList;
   /** Keeps the conversation within the model's window: token estimates, compaction, /context. */
   readonly keeper: ContextKeeper;
   #opts: AgentOptions;
   #calls: ToolCallRunner;
-  #lastTools: readonly OpenAITool[] = [];
 
-  /** Wire an agent to the registry, pool, session, approval policy and model in `opts`. */
+  /** Wire an agent to the registry, tool list, session, approval policy and model in `opts`. */
   constructor(opts: AgentOptions) {
     this.#opts = opts;
     this.session = opts.session;
-    this.deferral = opts.deferral ??
-      new ToolDeferral(opts.pool, opts.registry, { settings: deferralSettings({ defer: "never" }) });
-    this.cache = opts.cache ?? new CacheStats();
-    this.keeper = new ContextKeeper({
-      session: opts.session,
-      cache: this.cache,
-      chat: opts.chat,
-      limits: opts.limits,
-      sourceOf: (tool) => opts.registry.sourceOf(tool),
-      onCompaction: (info) => opts.events?.compaction?.(info),
-      coldPoint: () => this.deferral.coldPoint(),
-    });
-    this.#calls = new ToolCallRunner({ ...opts, route: (call) => this.deferral.route(call) });
+    this.tools = opts.tools;
+    this.keeper = opts.keeper;
+    this.#calls = new ToolCallRunner({ ...opts, route: (call) => opts.tools.deferral.route(call) });
+  }
+
+  /** Decides each request's tools array (the tool list's deferral). */
+  get deferral(): ToolDeferral {
+    return this.tools.deferral;
+  }
+
+  /** The session's prompt-cache figures (the tool list's). */
+  get cache(): CacheStats {
+    return this.tools.cache;
   }
 
   /**
@@ -193,12 +186,14 @@ export class Agent {
     return this.keeper.view(this.deferral.view().tools);
   }
 
-  /** Replace the conversation by a summary of it, in the same session (see ContextKeeper.compact). */
+  /** Replace the conversation by a summary of it, in the same session (see compactConversation). */
   compact(
     signal: AbortSignal,
     opts: { reason: CompactionInfo["reason"]; usage?: Usage },
   ): Promise<CompactionInfo | undefined> {
-    return this.keeper.compact(this.#lastTools, { ...opts, signal });
+    const { session, chat, events } = this.#opts;
+    const run = { session, keeper: this.keeper, cache: this.cache, chat, onCompaction: events?.compaction };
+    return compactConversation(run, this.tools.sent(), { ...opts, signal });
   }
 
   #syncTools(): readonly OpenAITool[] {
@@ -218,7 +213,6 @@ export class Agent {
     const at = new Date().toISOString();
     const sent = session.messages.length;
     const changed = this.cache.observe({ tools, messages: session.messages });
-    this.#lastTools = tools;
     const raw = this.keeper.tokens.raw([...tools, ...session.messages]);
     const usage = emptyUsage();
     const response = new ResponseAssembler(usage, {

@@ -1,18 +1,4 @@
-import type { Chunk } from "../provider/llm.ts";
-import type { Message } from "../session/session.ts";
-import type { Usage } from "../provider/usage.ts";
-
-export { emptyUsage, type Usage } from "../provider/usage.ts";
-
-/** A tool call as the model sent it. */
-export interface ToolCall {
-  /** The call's id; the tool message with the result answers it by this id. */
-  id: string;
-  /** The tool the model called. */
-  name: string;
-  /** The arguments as JSON text, not yet parsed. */
-  arguments: string;
-}
+import type { Chunk, Message, ToolCall, Usage } from "../provider/mod.ts";
 
 /** Why a response is incomplete: the user interrupted it, or its stream broke off or ended early. */
 export type CutReason = "interrupted" | "cut";

@@ -1,10 +1,17 @@
-import type { ApprovalPolicy, Decision } from "../approval/policy.ts";
-import type { ToolRegistry } from "../tool/registry.ts";
-import type { Message, Session } from "../session/session.ts";
-import type { ToolCall } from "./stream.ts";
-import { parseArguments } from "../tool/define.ts";
-import { errorMessage, toModelContent } from "../tool/result.ts";
-import type { CommandSandbox, Tool, ToolContext, ToolProgress, ToolResult } from "../tool/types.ts";
+import type { RoutedCall } from "../toollist/mod.ts";
+import type { ApprovalPolicy, Decision } from "../approval/mod.ts";
+import {
+  type CommandSandbox,
+  errorMessage,
+  parseArguments,
+  toModelContent,
+  type ToolContext,
+  type ToolProgress,
+  type ToolRegistry,
+  type ToolResult,
+} from "../tool/mod.ts";
+import type { Message, ToolCall } from "../provider/mod.ts";
+import type { Session } from "../session/mod.ts";
 
 /** What the user interface hears while tool calls run. */
 export interface ToolEvents {
@@ -16,18 +23,6 @@ export interface ToolEvents {
   toolProgress?(call: ToolCall, progress: ToolProgress): void;
   /** A tool call ended: its result and how many milliseconds it ran. */
   toolEnd?(call: ToolCall, outcome: { result: ToolResult; ms: number }): void;
-}
-
-/** A tool call resolved to the tool that runs it: `call_tool` calls name their real tool here. */
-export interface RoutedCall {
-  /** The call as it runs: the real tool name and its arguments. */
-  call: ToolCall;
-  /** The tool to run; absent when `error` says why not. */
-  tool?: Tool;
-  /** Why the call cannot run, as the model is told. */
-  error?: string;
-  /** `call_tool` when the model called the tool through it. */
-  via?: string;
 }
 
 /** What running one batch of tool calls needs. */

@@ -1,16 +1,17 @@
-import { Agent, type AgentEvents } from "../agent/agent.ts";
+import { Agent, type AgentEvents } from "../agent/mod.ts";
+import { ApprovalPolicy, type AskUser } from "../approval/mod.ts";
+import type { ApprovalMode } from "../config/mod.ts";
+import { ContextKeeper, loadInstructions, modelLimits, systemPrompt } from "../context/mod.ts";
+import { LlmClient } from "../provider/mod.ts";
+import {
+  type LoadedSession,
+  newestSessionIn,
+  resolveSessionId,
+  Session,
+  SessionError,
+} from "../session/mod.ts";
+import { deferralSettings, ToolList } from "../toollist/mod.ts";
 import type { NaviApp } from "./app.ts";
-import { ApprovalPolicy, type AskUser } from "../approval/policy.ts";
-import { CacheStats, toolChangeLabel } from "../toollist/cache_stats.ts";
-import type { ApprovalMode } from "../config.ts";
-import { modelLimits } from "../context/window.ts";
-import { loadInstructions } from "../context/instructions.ts";
-import { LlmClient } from "../provider/llm.ts";
-import { systemPrompt } from "../context/prompt.ts";
-import { type LoadedSession, Session, SessionError } from "../session/session.ts";
-import { newestSessionIn, resolveSessionId } from "../session/list.ts";
-import { deferralSettings, ToolDeferral } from "../toollist/deferral.ts";
-import type { ToolPool } from "../toollist/pool.ts";
 
 /** How to open a conversation. */
 export interface ConversationOptions {
@@ -38,8 +39,8 @@ export interface Conversation {
   llm: LlmClient;
   /** Owns the approval mode; switching `policy.mode` changes the offered tools from the next request. */
   policy: ApprovalPolicy;
-  /** The tool list offered to the model. */
-  pool: ToolPool;
+  /** The conversation's tool list (the live pool, the array sent, the cache figures). */
+  tools: ToolList;
   /** Problems found while resuming (corrupt lines, unanswered tool calls), for the user. */
   warnings: string[];
   /** Release the session (its lock); also done by `app.close()`. */
@@ -50,7 +51,7 @@ export interface Conversation {
 
 /** Start a new conversation or resume a persisted one (`--resume <id>`, `--continue`). */
 export function openConversation(app: NaviApp, opts: ConversationOptions): Conversation {
-  const llm = new LlmClient(app.config, { provider: opts.provider, model: opts.model });
+  const llm = new LlmClient(app.config, { provider: opts.provider, model: opts.model, env: app.env });
   const policy = new ApprovalPolicy({
     mode: opts.approval ?? app.config.approval?.mode ?? "ask",
     allow: app.config.approval?.allow,
@@ -58,82 +59,90 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     ask: opts.ask && ((q) => opts.ask!({ ...q, summary: app.secrets.redact(q.summary) })),
     sandboxAllows: (tool) => tool === "bash" ? app.sandbox.autoAllows() : Promise.resolve(false),
   });
-  const warnings: string[] = [];
+  const { session, loaded, warnings } = openSession(app, { ...opts, llm });
+  const close = () => session.close();
+  app.onClose(close);
+  const last = loaded?.requests.at(-1);
+  const tools = new ToolList(app.registry, {
+    readOnly: () => policy.mode === "plan",
+    mode: () => policy.mode,
+    settings: deferralSettings(app.config.tools),
+    features: app.config.features,
+    resumed: loaded && {
+      tools: loaded.tools,
+      deferred: loaded.deferred,
+      requests: loaded.requests,
+      lastMessages: last ? session.messages.slice(0, last.messages) : undefined,
+    },
+  });
+  const limits = () => modelLimits(safeChoice(llm)?.model, app.config.models);
+  const keeper = new ContextKeeper({
+    session,
+    cache: tools.cache,
+    limits,
+    sourceOf: (tool) => app.registry.sourceOf(tool),
+    coldPoint: () => tools.deferral.coldPoint(),
+  });
+  if (loaded?.tools && last && !last.summary && last.prompt_tokens) {
+    const sent = [...loaded.tools, ...session.messages.slice(0, last.messages)];
+    keeper.tokens.calibrate(keeper.tokens.raw(sent), last.prompt_tokens);
+  }
+  const agent = new Agent({
+    registry: app.registry,
+    tools,
+    keeper,
+    session,
+    policy,
+    chat: llm.chat,
+    workspace: app.workspace,
+    maxSteps: app.config.max_steps,
+    childEnv: () => app.childEnv(),
+    sandbox: app.sandbox,
+    redact: (text) => app.secrets.redact(text),
+    events: opts.events,
+    model: () => safeChoice(llm)?.model,
+    beforeRequest: () => app.mcp.settle(),
+  });
+  return { agent, llm, policy, tools, warnings, close, resumed: loaded !== undefined };
+}
+
+/** The session a conversation records to: a resumed one (with its warnings) or a new one. */
+function openSession(
+  app: NaviApp,
+  opts: Pick<ConversationOptions, "resume" | "continue"> & { llm: LlmClient },
+): { session: Session; loaded?: LoadedSession; warnings: string[] } {
   const redact = (text: string) => app.secrets.redact(text);
-  let session: Session;
-  let loaded: LoadedSession | undefined;
   let id = opts.resume;
   if (opts.continue && !id) {
     id = newestSessionIn(app.home, app.workspace);
     if (!id) throw new SessionError(`no session to continue in ${app.workspace}`);
   }
   if (id) {
-    loaded = Session.load(app.home, resolveSessionId(app.home, id), { redact });
-    session = loaded.session;
-    warnings.push(...loaded.warnings);
-    const completed = session.completeToolCalls();
+    const loaded = Session.load(app.home, resolveSessionId(app.home, id), { redact });
+    const warnings = [...loaded.warnings];
+    const completed = loaded.session.completeToolCalls();
     if (completed) {
       warnings.push(`${completed} tool call(s) had no result (navi stopped mid-call); marked as failed`);
     }
-  } else {
-    const choice = safeChoice(llm);
-    session = Session.create(
-      app.home,
-      { cwd: app.workspace, provider: choice?.name, model: choice?.model },
-      { redact },
-    );
-    session.addMessage({
-      role: "system",
-      content: systemPrompt({
-        workspace: app.workspace,
-        date: new Date().toISOString().slice(0, 10),
-        platform: `${Deno.build.os} ${Deno.build.arch}`,
-      }),
-    });
-    const instructions = loadInstructions({ workspace: app.workspace, home: app.home });
-    if (instructions.text) session.addMessage({ role: "user", content: instructions.text });
+    return { session: loaded.session, loaded, warnings };
   }
-  const opened = session;
-  const close = () => opened.close();
-  app.onClose(close);
-  const pool = app.createPool({ readOnly: () => policy.mode === "plan" });
-  const last = loaded?.requests.at(-1);
-  const cache = new CacheStats({
-    history: loaded?.requests,
-    previous: loaded?.tools && last
-      ? { tools: loaded.tools, messages: session.messages.slice(0, last.messages) }
-      : undefined,
-    label: toolChangeLabel(app.registry, () => policy.mode),
+  const choice = safeChoice(opts.llm);
+  const session = Session.create(
+    app.home,
+    { cwd: app.workspace, provider: choice?.name, model: choice?.model },
+    { redact },
+  );
+  session.addMessage({
+    role: "system",
+    content: systemPrompt({
+      workspace: app.workspace,
+      date: new Date().toISOString().slice(0, 10),
+      platform: `${Deno.build.os} ${Deno.build.arch}`,
+    }),
   });
-  const deferral = new ToolDeferral(pool, app.registry, {
-    settings: deferralSettings(app.config.tools),
-    sent: loaded?.tools,
-    state: loaded?.deferred,
-    lastRequestAt: cache.lastRequestAt(),
-  });
-  const agent = new Agent({
-    registry: app.registry,
-    pool,
-    session,
-    policy,
-    chat: llm.chat,
-    workspace: app.workspace,
-    maxSteps: app.config.max_steps,
-    childEnv: () => app.secrets.childEnv(Deno.env),
-    sandbox: app.sandbox,
-    redact,
-    events: opts.events,
-    deferral,
-    cache,
-    model: () => safeChoice(llm)?.model,
-    beforeRequest: () => app.settleMcp(),
-    limits: () => modelLimits(safeChoice(llm)?.model, app.config.models),
-  });
-  if (loaded?.tools && last && !last.summary && last.prompt_tokens) {
-    const sent = [...loaded.tools, ...session.messages.slice(0, last.messages)];
-    agent.keeper.tokens.calibrate(agent.keeper.tokens.raw(sent), last.prompt_tokens);
-  }
-  return { agent, llm, policy, pool, warnings, close, resumed: Boolean(id) };
+  const instructions = loadInstructions({ workspace: app.workspace, home: app.home });
+  if (instructions.text) session.addMessage({ role: "user", content: instructions.text });
+  return { session, warnings: [] };
 }
 
 function safeChoice(llm: LlmClient) {

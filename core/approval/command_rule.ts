@@ -1,4 +1,4 @@
-import { globToRegExp } from "../files.ts";
+import { globToRegExp } from "../workspace/mod.ts";
 
 /**
  * A command pattern of a rule such as `bash(rm -rf*)`, read as a command rather than as text: the program by

@@ -1,7 +1,7 @@
 import { type CommandPattern, matchesCommand, parseCommandPattern } from "./command_rule.ts";
-import type { ApprovalMode } from "../config.ts";
-import { globToRegExp } from "../files.ts";
-import type { ApprovalClass, ToolPreview } from "../tool/types.ts";
+import type { ApprovalMode } from "../config/mod.ts";
+import { globToRegExp } from "../workspace/mod.ts";
+import type { ApprovalClass, ToolPreview } from "../tool/mod.ts";
 
 /** The user's answer to an approval question. */
 export type Answer = "yes" | "no" | "always";

@@ -4,7 +4,7 @@ import type { Key } from "./keys.ts";
 import type { LineResult } from "./line_editor.ts";
 import type { Style } from "./style.ts";
 import type { KeySource, TermOut } from "./terminal.ts";
-import { escapeControls as printable } from "../output/neutralise.ts";
+import { escapeControls as printable } from "../output/mod.ts";
 import { wrapText } from "./text_width.ts";
 
 /** What the approval prompt draws on and reads from. */

@@ -1,6 +1,6 @@
 import { Lexer, type Token, type Tokens } from "marked";
 import type { Style } from "./style.ts";
-import { escapeControls as printable } from "../output/neutralise.ts";
+import { escapeControls as printable } from "../output/mod.ts";
 import { wrapText } from "./text_width.ts";
 
 /** Highlights one line of code in a language; undefined when it cannot (unknown language, not loaded). */

@@ -3,11 +3,10 @@
  * `--version`; nothing outside `core/cli/` imports it.
  * @module
  */
-import type { NaviApp } from "../mod.ts";
-import type { StdioProcess } from "../mcp/stdio_process.ts";
+import type { EarlyServers, NaviApp } from "../mod.ts";
+import { type Redactor, type Sink, streamSink } from "../output/mod.ts";
 import { installCrashGuard } from "./crash_guard.ts";
 import { type AppLoad, buildProgram } from "./program.ts";
-import { terminalSafe } from "../output/neutralise.ts";
 
 /**
  * Run navi's CLI with `args` (without the program name); returns the exit status. The app it creates (and
@@ -20,31 +19,18 @@ export async function main(args: string[]): Promise<number> {
   // proves valid; processes nobody adopted are ended below.
   let early = connectsMcp(args) ? await startStdioServers() : undefined;
   const commander = await import("@commander-js/extra-typings");
+  // Every byte navi writes passes these sinks: secrets of the app (once there is one) redacted, control
+  // sequences other than navi's own neutralised.
+  const redactor: Redactor = {
+    redact: (text) => app?.secrets.redact(text) ?? text,
+    heldBack: (text) => app?.secrets.heldBack(text) ?? 0,
+  };
+  const out = streamSink(Deno.stdout, redactor);
+  const err = streamSink(Deno.stderr, redactor);
   const createApp = async (load: AppLoad = {}): Promise<NaviApp> => {
-    const prespawned = load.mcp ? early : undefined;
+    const taken = load.mcp ? early : undefined;
     if (load.mcp) early = undefined;
-    try {
-      const [{ loadConfig, naviHome, NaviApp }, { builtinTools }] = await Promise.all([
-        import("../mod.ts"),
-        import("../../tools/mod.ts"),
-      ]);
-      const home = naviHome();
-      const config = await loadConfig(home);
-      if (Object.keys(config.mcp_servers ?? {}).length) import("../mcp/mod.ts").catch(() => {});
-      app = new NaviApp({ home, workspace: Deno.cwd(), config, builtins: builtinTools(), prespawned });
-    } catch (err) {
-      await Promise.all([...(prespawned?.values() ?? [])].map((p) => p.stop()));
-      throw err;
-    }
-    if (load.plugins === "skip") return app;
-    const reports = await app.loadPlugins();
-    if ((load.plugins ?? "report") === "report") {
-      for (const r of reports) {
-        if (r.status === "failed") {
-          console.error(terminalSafe(app.secrets.redact(`navi: plugin ${r.file} skipped: ${r.error}`)));
-        }
-      }
-    }
+    app = await bootFront({ load, early: taken, err });
     return app;
   };
   let status = 0;
@@ -53,25 +39,44 @@ export async function main(args: string[]): Promise<number> {
     track: (a) => (app = a),
     exit: (code) => (status = code),
     args,
+    out,
+    err,
   });
-  const redact = (text: string) => app?.secrets.redact(text) ?? text;
   const removeGuard = installCrashGuard({
-    line: (text) => console.error(terminalSafe(redact(text))),
+    line: (text) => err.write(text + "\n"),
     log: (text) => app?.log("errors.log", text),
   });
   try {
     await program.parseAsync(args, { from: "user" });
-  } catch (err) {
+  } catch (e) {
     const { ConfigError, SessionError } = await import("../mod.ts");
-    const message = `navi: ${err instanceof Error ? err.message : String(err)}`;
-    console.error(terminalSafe(app ? app.secrets.redact(message) : message));
-    status = err instanceof ConfigError || err instanceof SessionError ? 2 : 1;
+    err.write(`navi: ${e instanceof Error ? e.message : String(e)}\n`);
+    status = e instanceof ConfigError || e instanceof SessionError ? 2 : 1;
   } finally {
+    out.flush?.();
+    err.flush?.();
     await app?.close();
     await Promise.all([...(early?.values() ?? [])].map((p) => p.stop()));
     removeGuard();
   }
   return status;
+}
+
+/** The app of a terminal command: the engine and the built-in tools loaded, start-up lines on `err`. */
+async function bootFront(opts: { load: AppLoad; early?: EarlyServers; err: Sink }): Promise<NaviApp> {
+  const [{ bootApp, naviHome }, { builtinTools }] = await Promise.all([
+    import("../mod.ts"),
+    import("../../tools/mod.ts"),
+  ]);
+  return await bootApp({
+    home: naviHome(),
+    workspace: Deno.cwd(),
+    env: Deno.env,
+    builtins: builtinTools(),
+    early: opts.early,
+    plugins: opts.load.plugins,
+    report: (line) => opts.err.write(`navi: ${line.text}\n`),
+  });
 }
 
 const VALUE_OPTIONS = new Set([
@@ -106,13 +111,11 @@ export function connectsMcp(args: readonly string[]): boolean {
   return words[0] === "mcp" && (words[1] === undefined || words[1] === "list" || words[1] === "resources");
 }
 
-/** Start the configured stdio MCP servers (see prespawnStdioServers) and begin loading the MCP SDK. */
-async function startStdioServers(): Promise<Map<string, StdioProcess>> {
-  const [{ prespawnStdioServers }, { naviHome }] = await Promise.all([
-    import("../mcp/prespawn.ts"),
+/** Start the configured stdio MCP servers at once (see McpService.startEarly). */
+async function startStdioServers(): Promise<EarlyServers> {
+  const [{ McpService }, { naviHome }] = await Promise.all([
+    import("../mcp/mod.ts"),
     import("../home.ts"),
   ]);
-  const early = prespawnStdioServers({ home: naviHome(), workspace: Deno.cwd(), env: Deno.env });
-  if (early.size) import("../mcp/mod.ts").catch(() => {});
-  return early;
+  return McpService.startEarly({ home: naviHome(), workspace: Deno.cwd(), env: Deno.env });
 }

@@ -9,9 +9,8 @@ import {
   type ToolProgress,
   type ToolResult,
 } from "../mod.ts";
-import type { Sink } from "../output/sink.ts";
+import { escapeControls, type Sink } from "../output/mod.ts";
 import { makeStyle, shorten, type Style } from "./style.ts";
-import { escapeControls } from "../output/neutralise.ts";
 
 function argsSummary(call: ToolCall): string {
   try {

@@ -1,17 +1,36 @@
-// The commander program: navi's options and top-level commands (MCP and plugin commands in program_groups.ts).
+// The commander program: every command's options, arguments and help text, and how each gets its app. The
+// work of a command lives in commands/ and is imported when the command runs. Over 300 lines because it is
+// navi's whole command-line surface in one place; each command is its own function.
 import type * as Commander from "@commander-js/extra-typings";
-import { APPROVAL_MODES, type ApprovalMode } from "../config_types.ts";
+import { APPROVAL_MODES, type ApprovalMode } from "../config/mod.ts";
+import type { NaviApp } from "../mod.ts";
+import type { Sink } from "../output/mod.ts";
 import { VERSION } from "../version.ts";
-import { mcpCommand, pluginsCommand } from "./program_groups.ts";
-import type { AppLoad, ProgramDeps } from "./program_types.ts";
-import { terminalSafe } from "../output/neutralise.ts";
 
-export type { AppLoad, ProgramDeps };
+/** What a command needs loaded: plugins (reported, quiet or skipped), and stdio MCP servers started early. */
+export interface AppLoad {
+  plugins?: "report" | "quiet" | "skip";
+  mcp?: boolean;
+}
+
+/** What the program's commands get from `main`. */
+export interface ProgramDeps {
+  createApp(load?: AppLoad): Promise<NaviApp>;
+  /** Close this app at exit with the others. */
+  track(app: NaviApp): NaviApp;
+  exit(code: number): void;
+  /** The command line as given (to tell whether `--` was used). */
+  args: string[];
+  /** Standard output: every byte passes it (secrets redacted, control sequences neutralised). */
+  out: Sink;
+  /** Standard error, the same way. */
+  err: Sink;
+}
 
 type Globals = { approval?: ApprovalMode };
 
 /** navi's commander program; commands load what they need when they run. */
-export function buildProgram(commander: typeof Commander, { createApp, track, exit, args }: ProgramDeps) {
+export function buildProgram(commander: typeof Commander, deps: ProgramDeps) {
   const { Command, Option } = commander;
   const modes = new Option("--approval <mode>", "who approves tool calls").choices(APPROVAL_MODES);
   const program = new Command("navi")
@@ -26,20 +45,14 @@ export function buildProgram(commander: typeof Commander, { createApp, track, ex
     .option("-c, --continue", "resume the newest session in this directory")
     .argument("[words...]")
     .configureOutput({
+      writeOut: (text) => deps.out.write(text),
+      writeErr: (text) => deps.err.write(text),
       outputError: (text, write) =>
         write(`navi: ${text.replace(/^error: /, "").trim()} (navi --help lists the commands and options)\n`),
     })
     .action(async (words, opts) => {
-      if (words.length) {
-        const text = words.join(" ");
-        throw new Error(
-          `unexpected argument ${JSON.stringify(text)}: to send a prompt use navi -p ${
-            JSON.stringify(text)
-          } ` +
-            "or start navi and type it; commands: tools, sessions, mcp, plugins, doctor",
-        );
-      }
-      const app = await createApp({ mcp: true });
+      if (words.length) throw new Error(unexpectedWords(words));
+      const app = await deps.createApp({ mcp: true });
       if (opts.print !== undefined) {
         const { printCommand } = await import("./commands/print.ts");
         if (opts.resume === true) {
@@ -47,39 +60,59 @@ export function buildProgram(commander: typeof Commander, { createApp, track, ex
             "--resume needs a session id with -p (navi sessions lists them; a unique prefix works)",
           );
         }
-        exit(await printCommand(app, opts.print, { ...opts, resume: opts.resume }));
+        deps.exit(await printCommand(app, opts.print, { ...opts, resume: opts.resume }));
         return;
       }
       const { runRepl } = await import("./repl.ts");
-      exit(await runRepl(app, opts));
+      deps.exit(await runRepl(app, opts));
     });
+  for (const build of [toolsSubcommand, doctorSubcommand, sessionsSubcommand, sandboxSubcommand]) {
+    program.addCommand(build(commander, deps));
+  }
+  program.addCommand(mcpCommand(commander, deps));
+  program.addCommand(pluginsCommand(commander, deps));
+  return program;
+}
 
-  program
-    .command("tools")
+function unexpectedWords(words: string[]): string {
+  const text = words.join(" ");
+  return `unexpected argument ${JSON.stringify(text)}: to send a prompt use navi -p ${
+    JSON.stringify(text)
+  } ` +
+    "or start navi and type it; commands: tools, sessions, mcp, plugins, doctor";
+}
+
+/** `navi tools [--json]`. */
+function toolsSubcommand({ Command }: typeof Commander, deps: ProgramDeps) {
+  return new Command("tools")
     .description("show the tools the next model request would offer")
     .option("--json", "print exactly the `tools` array sent to the model")
     .action(async (opts, cmd) => {
       const { approval } = cmd.optsWithGlobals() as Globals;
-      const app = await createApp({ mcp: true });
-      const { toolsCommand } = await import("./commands/tools.ts");
-      await app.startMcp();
+      const app = await deps.createApp({ mcp: true });
+      const [{ toolsCommand }, { deferralSettings, ToolList }] = await Promise.all([
+        import("./commands/tools.ts"),
+        import("../mod.ts"),
+      ]);
+      await app.mcp.start();
       const mode = approval ?? app.config.approval?.mode ?? "ask";
-      const { deferralSettings, ToolDeferral } = await import("../mod.ts");
-      const pool = app.createPool({ readOnly: () => mode === "plan" });
-      const settings = deferralSettings(app.config.tools);
-      const view = new ToolDeferral(pool, app.registry, { settings }).view();
-      console.log(terminalSafe(app.secrets.redact(toolsCommand({ view, tools: app.registry, mode }, opts))));
-      for (const s of app.mcpStates()) {
-        if (s.error) {
-          console.error(
-            terminalSafe(app.secrets.redact(`navi: MCP server ${s.name} ${s.status}: ${s.error}`)),
-          );
-        }
+      const list = new ToolList(app.registry, {
+        readOnly: () => mode === "plan",
+        mode: () => mode,
+        settings: deferralSettings(app.config.tools),
+        features: app.config.features,
+      });
+      const view = list.deferral.view();
+      deps.out.write(toolsCommand({ view, tools: app.registry, mode }, opts) + "\n");
+      for (const s of app.mcp.states()) {
+        if (s.error) deps.err.write(`navi: MCP server ${s.name} ${s.status}: ${s.error}\n`);
       }
     });
+}
 
-  program
-    .command("doctor")
+/** `navi doctor`. */
+function doctorSubcommand({ Command }: typeof Commander, deps: ProgramDeps) {
+  return new Command("doctor")
     .description("check config, provider (a /models request), MCP servers, plugins and the terminal")
     .action(async () => {
       const [{ naviHome, NaviApp }, { builtinTools }, doctor] = await Promise.all([
@@ -90,21 +123,24 @@ export function buildProgram(commander: typeof Commander, { createApp, track, ex
       const home = naviHome();
       const { config, configError } = await doctor.doctorConfig(home);
       const app = config
-        ? track(new NaviApp({ home, workspace: Deno.cwd(), config, builtins: builtinTools() }))
+        ? deps.track(
+          new NaviApp({ home, workspace: Deno.cwd(), config, builtins: builtinTools(), env: Deno.env }),
+        )
         : undefined;
       const ctx = { home, config, configError, app, stdin: Deno.stdin, stdout: Deno.stdout, env: Deno.env };
-      const redact = (line: string) => app?.secrets.redact(line) ?? line;
-      exit(
+      deps.exit(
         await doctor.runDoctor(ctx, {
           checks: doctor.doctorChecks(),
-          write: (line) => console.log(redact(line)),
+          write: (line) => deps.out.write(line + "\n"),
           color: Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR"),
         }),
       );
     });
+}
 
-  program
-    .command("sessions")
+/** `navi sessions [--json]`. */
+function sessionsSubcommand({ Command }: typeof Commander, deps: ProgramDeps) {
+  return new Command("sessions")
     .description("saved sessions, newest first")
     .option("--json", "machine-readable output")
     .action(async (opts) => {
@@ -112,23 +148,160 @@ export function buildProgram(commander: typeof Commander, { createApp, track, ex
         import("../mod.ts"),
         import("./commands/sessions.ts"),
       ]);
-      console.log(sessionsCommand(naviHome(), opts));
+      deps.out.write(sessionsCommand(naviHome(), opts) + "\n");
     });
+}
 
-  program
-    .command("sandbox")
+/** `navi sandbox [--json]`. */
+function sandboxSubcommand({ Command }: typeof Commander, deps: ProgramDeps) {
+  return new Command("sandbox")
     .description("whether bash runs in the OS sandbox, what it may touch, and a fresh self-test")
     .option("--json", "the status as JSON")
     .action(async (opts) => {
-      const app = await createApp({ plugins: "skip" });
+      const app = await deps.createApp({ plugins: "skip" });
       const { sandboxCommand } = await import("./commands/sandbox.ts");
       const from = { sandbox: app.sandbox, settings: app.config.sandbox, workspace: app.workspace };
       const { text, code } = await sandboxCommand(from, opts);
-      console.log(text);
-      exit(code);
+      deps.out.write(text + "\n");
+      deps.exit(code);
     });
+}
 
-  program.addCommand(mcpCommand(commander, { createApp, exit, args }));
-  program.addCommand(pluginsCommand(commander, { createApp }));
-  return program;
+/** `navi mcp list|resources|login|logout|add|remove`. */
+export function mcpCommand(
+  { Command }: typeof Commander,
+  { createApp, exit, args, out, err }: ProgramDeps,
+) {
+  const collect = (value: string, previous: string[]) => [...previous, value];
+  const mcp = new Command("mcp").description("MCP servers in config.json");
+  mcp
+    .command("list", { isDefault: true })
+    .description(
+      "connect to every configured server: transport, status, tool count, error (exit 1 if one failed)",
+    )
+    .option("--tools", "list each server's tool names")
+    .action(async (opts) => {
+      const app = await createApp({ mcp: true });
+      const { mcpTable } = await import("./commands/mcp.ts");
+      await app.mcp.start();
+      const states = app.mcp.states();
+      out.write(mcpTable(states, Deno.stdout.isTerminal(), { tools: opts.tools }) + "\n");
+      if (states.some((s) => s.status !== "connected" && s.status !== "disabled")) exit(1);
+    });
+  mcp
+    .command("resources")
+    .description("the resources and resource templates of a server (mention one as @<server>:<uri>)")
+    .argument("<name>", "server name")
+    .action(async (name) => {
+      const app = await createApp({ mcp: true, plugins: "skip" });
+      const { resourcesTable } = await import("./commands/mcp.ts");
+      await app.mcp.start();
+      const state = app.mcp.states().find((s) => s.name === name);
+      if (!state) throw new Error(`no MCP server named ${name} in config.json`);
+      if (state.status !== "connected") {
+        throw new Error(`MCP server ${name} ${state.status}: ${state.error ?? ""}`);
+      }
+      const catalog = (await app.mcp.catalogs()).get(name)!;
+      out.write(resourcesTable(name, catalog) + "\n");
+    });
+  mcp
+    .command("login")
+    .description("log in to a Streamable HTTP server with OAuth (opens the browser; $BROWSER is honoured)")
+    .argument("<name>", "server name")
+    .option("--timeout <seconds>", "how long to wait for the browser", "300")
+    .action(async (name, opts) => {
+      const app = await createApp({ plugins: "skip" });
+      const { openInBrowser } = await import("./browser.ts");
+      await app.mcp.login(name, {
+        openUrl: (url) => openInBrowser(url, { server: name, write: (text) => err.write(text) }),
+        timeoutMs: Number(opts.timeout) * 1000,
+      });
+      const tools = app.mcp.states().find((s) => s.name === name)?.tools ?? 0;
+      out.write(`logged in to ${name} (${tools} tools); the tokens are stored in ${app.home}/auth\n`);
+    });
+  mcp
+    .command("logout")
+    .description("forget the stored OAuth tokens of a server")
+    .argument("<name>", "server name")
+    .action(async (name) => {
+      const app = await createApp({ plugins: "skip" });
+      out.write(
+        ((await app.mcp.logout(name)) ? `logged out of ${name}` : `no stored login for ${name}`) + "\n",
+      );
+    });
+  mcp
+    .command("add")
+    .description("add a server: navi mcp add <name> [--env K=V]... -- <command> [args...] | --url <url>")
+    .argument("<name>", "server name (letters, digits, _ and -)")
+    .argument("[command...]", "stdio command and its arguments, after --")
+    .option("--url <url>", "Streamable HTTP endpoint")
+    .option(
+      "--header <K:V>",
+      "HTTP header (repeatable; a value of $VAR is read from the environment)",
+      collect,
+      [],
+    )
+    .option("--env <K=V>", "environment for a stdio server (repeatable)", collect, [])
+    .allowUnknownOption()
+    .action(async (name, command, opts) => {
+      const dash = args.indexOf("--");
+      if (command.length && (dash < 0 || args.length - dash - 1 !== command.length)) {
+        throw new Error(
+          "put the server command after --: navi mcp add <name> [--env K=V]... -- <command> [args...]",
+        );
+      }
+      const [{ mcpAdd }, { naviHome }] = await Promise.all([
+        import("./commands/mcp.ts"),
+        import("../mod.ts"),
+      ]);
+      out.write(
+        await mcpAdd(naviHome(), name, { command, url: opts.url, env: opts.env, headers: opts.header }) +
+          "\n",
+      );
+    });
+  mcp
+    .command("remove")
+    .description("remove a server from config.json")
+    .argument("<name>")
+    .action(async (name) => {
+      const [{ mcpRemove }, { naviHome }] = await Promise.all([
+        import("./commands/mcp.ts"),
+        import("../mod.ts"),
+      ]);
+      out.write(await mcpRemove(naviHome(), name) + "\n");
+    });
+  return mcp;
+}
+
+/** `navi plugins list|init`. */
+export function pluginsCommand(
+  { Command }: typeof Commander,
+  { createApp, out }: ProgramDeps,
+) {
+  const plugins = new Command("plugins").description("list plugins in $NAVI_HOME/plugins, or create one");
+  plugins
+    .command("list", { isDefault: true })
+    .description("each plugin file: loaded or failed, its tools, its error")
+    .action(async () => {
+      const app = await createApp({ plugins: "quiet" });
+      const [{ pluginsList }, { pluginsDir }] = await Promise.all([
+        import("./commands/plugins.ts"),
+        import("../mod.ts"),
+      ]);
+      const control = { dir: pluginsDir(app.home), reports: () => app.plugins.reports };
+      out.write(pluginsList(control, Deno.stdout.isTerminal()) + "\n");
+    });
+  plugins
+    .command("init")
+    .argument("<name>", "plugin name (file <name>.ts)")
+    .description("write a commented plugin template and navi.d.ts into the plugins directory")
+    .action(async (name) => {
+      const [{ pluginsInit }, { naviHome }, { PLUGIN_TEMPLATE, NAVI_D_TS }] = await Promise.all([
+        import("./commands/plugins.ts"),
+        import("../mod.ts"),
+        import("../../plugins/embedded.ts"),
+      ]);
+      out.write(await pluginsInit(naviHome(), name, { template: PLUGIN_TEMPLATE, types: NAVI_D_TS }) + "\n");
+    });
+  return plugins;
 }

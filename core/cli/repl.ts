@@ -4,24 +4,24 @@ import {
   type AskUser,
   type Conversation,
   type Elicit,
+  expandMentions,
   listSessions,
-  type McpServerState,
   type NaviApp,
   openConversation,
   SessionError,
+  startConversation,
+  type StartupLine,
 } from "../mod.ts";
 import { askApproval } from "./approval_prompt.ts";
 import { promptSlashCommands, replacePromptRows } from "./commands/mcp_prompts.ts";
-import { mcpMentions } from "./mcp_mentions.ts";
 import { pickSession, resumeSummary } from "./commands/resume.ts";
 import { turnUsageLine } from "./commands/usage.ts";
 import { elicitByQuestions } from "./elicit_form.ts";
 import { banner } from "./first_run.ts";
 import { LazyMarkdown } from "./markdown_loader.ts";
 import { History } from "./history.ts";
-import { expandMentions, fileMentions, type MentionProvider } from "./mentions.ts";
 import { errorLine, terminalEvents } from "./printer.ts";
-import { type Sink, streamSink } from "../output/sink.ts";
+import { type Sink, streamSink } from "../output/mod.ts";
 import { replCompleter } from "./repl_complete.ts";
 import { replCommands, slashContext } from "./repl_context.ts";
 import { interactiveIO, pipedIO, type ReplIO } from "./repl_io.ts";
@@ -72,7 +72,6 @@ class Repl {
   #models?: string[];
   #markdown = new LazyMarkdown();
   #exiting = false;
-  #mentions: MentionProvider[];
 
   constructor(app: NaviApp, parts: { opts: ReplOptions; io: ReplIO; style: Style }) {
     this.#app = app;
@@ -91,7 +90,6 @@ class Repl {
         ? (write) => this.#markdown.stream({ write, style: parts.style, columns: () => term.columns() })
         : undefined,
     });
-    this.#mentions = [mcpMentions(app), fileMentions(app.workspace)];
     this.#commands = replCommands(this.#opts.commands);
   }
 
@@ -112,19 +110,62 @@ class Repl {
     };
   }
 
-  #open(resume?: { id?: string; continue?: boolean }): void {
+  /** Switch to a new or resumed conversation (`/new`, `/resume`). */
+  #open(resume?: { id?: string }): void {
     this.#convo?.close();
     this.#convo = openConversation(this.#app, {
       ...this.#opts,
       resume: resume?.id,
-      continue: resume?.continue ?? false,
+      continue: false,
       approval: this.#convo?.policy.mode ?? this.#opts.approval,
       ask: this.#ask(),
       events: this.#events,
     });
-    for (const w of this.#convo.warnings) this.#out.write(this.#style.yellow(`navi: warning: ${w}`) + "\n");
+    for (const w of this.#convo.warnings) this.#report({ kind: "warning", text: w });
+    this.#opened();
+  }
+
+  #opened(): void {
     if (this.#convo.resumed) {
       this.#out.write(resumeSummary(this.#convo.agent.session, { style: this.#style }) + "\n");
+    }
+  }
+
+  /** A start-up line: yellow when it is a warning; above the prompt while a step runs. */
+  #report = (line: StartupLine) => {
+    const text = `navi: ${line.kind === "warning" ? "warning: " : ""}${line.text}`;
+    this.#notify(line.kind === "warning" ? this.#style.yellow(text) : text);
+  };
+
+  /** The one start-up sequence: MCP (awaited when piped), the first conversation, what the user should know. */
+  async #start(elicit: Elicit | undefined): Promise<void> {
+    const io = this.#io;
+    let id = typeof this.#opts.resume === "string" ? this.#opts.resume : undefined;
+    if (this.#opts.resume === true) {
+      if (!io.interactive) {
+        throw new SessionError("--resume without an id needs a terminal; navi sessions lists ids");
+      }
+      id = await pickSession(this.#sessions(), { ask: io.ask, out: this.#out, style: this.#style });
+    }
+    this.#convo = await startConversation(this.#app, {
+      ...this.#opts,
+      resume: id,
+      continue: this.#opts.continue ?? false,
+      ask: this.#ask(),
+      events: this.#events,
+      mcp: io.interactive ? "background" : "await",
+      elicit,
+      terminal: io.interactive,
+      report: this.#report,
+      onMcpReady: () => this.#syncMcp(),
+    });
+    this.#opened();
+    const style = this.#style;
+    for (const line of this.#app.plugins.announcements()) this.#out.write(style.dim(`navi: ${line}`) + "\n");
+    this.#app.plugins.subscribe((e) => this.#notify(style.yellow(`navi: ${e.message}`)));
+    if (io.interactive) {
+      this.#out.write(banner({ app: this.#app, convo: this.#convo, style, version: VERSION }) + "\n");
+      if (style.on) void this.#markdown.preload();
     }
   }
 
@@ -149,37 +190,11 @@ class Repl {
         before: () => this.#events.stopSpinner(),
       })
       : undefined;
-    if (!io.interactive) {
-      await this.#app.startMcp();
-      await this.#syncMcp();
-    }
-    let id = typeof this.#opts.resume === "string" ? this.#opts.resume : undefined;
-    if (this.#opts.resume === true) {
-      if (!io.interactive) {
-        throw new SessionError("--resume without an id needs a terminal; navi sessions lists ids");
-      }
-      id = await pickSession(this.#sessions(), { ask: io.ask, out: this.#out, style });
-    }
-    this.#open({ id, continue: this.#opts.continue });
-    for (const line of this.#app.plugins.announcements()) this.#out.write(style.dim(`navi: ${line}`) + "\n");
-    this.#app.plugins.subscribe((e) => this.#notify(style.yellow(`navi: ${e.message}`)));
-    if (io.interactive) {
-      const failed = (s: McpServerState) =>
-        `navi: MCP server ${s.name} ${s.status}: ${s.error} (/mcp for details)`;
-      this.#app.startMcp({ elicit })
-        .then(() => this.#syncMcp())
-        .then(() =>
-          this.#app.mcpStates().filter((s) => s.error).forEach((s) => this.#notify(style.yellow(failed(s))))
-        )
-        .catch((err) => this.#notify(style.red(`navi: MCP: ${(err as Error).message}`)));
-      this.#out.write(banner({ app: this.#app, convo: this.#convo, style, version: VERSION }) + "\n");
-      this.#app.sandbox.warning().then((w) => w && this.#notify(style.yellow(w))).catch(() => {});
-      if (style.on) void this.#markdown.preload();
-    }
+    await this.#start(elicit);
     const ctx = this.#context(elicit);
     const complete = replCompleter({
       commands: this.#commands,
-      mentions: this.#mentions,
+      mentions: this.#app.mentions,
       models: () => this.#models,
       loadModels: async () => (this.#models = await this.#convo.llm.listModels({ timeoutMs: 5000 })),
     });
@@ -210,10 +225,10 @@ class Repl {
 
   /** MCP prompts as `/mcp:<server>:<prompt>` rows of the slash table (after connect, reload or login). */
   async #syncMcp(): Promise<void> {
-    const rows = await this.#app.mcpPromptCommands().catch(() => []);
+    const rows = await this.#app.mcp.promptCommands().catch(() => []);
     replacePromptRows(
       this.#commands,
-      promptSlashCommands(rows, (cmd, args) => this.#app.runMcpPrompt(cmd, args)),
+      promptSlashCommands(rows, (cmd, args) => this.#app.mcp.runPrompt(cmd, args)),
     );
   }
 
@@ -247,7 +262,7 @@ class Repl {
       registry: this.#app.registry,
       policy,
       workspace: this.#app.workspace,
-      childEnv: () => this.#app.secrets.childEnv(Deno.env),
+      childEnv: () => this.#app.childEnv(),
       out: this.#out,
       style: this.#style,
       signal: this.#running!.signal,
@@ -257,9 +272,9 @@ class Repl {
 
   async #turn(line: string): Promise<void> {
     const style = this.#style;
-    const { text, attached, problems } = await expandMentions(line, this.#mentions);
-    for (const p of problems) this.#out.write(style.yellow(`navi: ${p}`) + "\n");
-    if (attached.length) this.#out.write(style.dim(`attached ${attached.join(", ")}`) + "\n");
+    const { text, attached, problems } = await expandMentions(line, this.#app.mentions);
+    for (const p of problems) this.#out.write(style.yellow(`navi: warning: ${p}`) + "\n");
+    if (attached.length) this.#out.write(style.dim(`attached @${attached.join(", @")}`) + "\n");
     if (style.on) void this.#markdown.preload({ withHighlighting: true });
     const message = [...this.#shellOutputs.splice(0), text].join("\n\n");
     const result = await this.#convo.agent.run(message, this.#running!.signal);

@@ -1,11 +1,11 @@
 import type { Completer } from "./line_editor.ts";
-import { completeMention, type MentionProvider } from "./mentions.ts";
+import { completeMention, type MentionProvider } from "../mentions/mod.ts";
 import { type SlashCommand, slashCompletion } from "./slash.ts";
 
 /** Where the REPL's Tab completion looks: the slash table, mention providers, the provider's models. */
 export interface CompletionSources {
   commands: SlashCommand[];
-  mentions: MentionProvider[];
+  mentions: readonly MentionProvider[];
   /** Model ids once listed (undefined: not yet). */
   models(): string[] | undefined;
   /** List the provider's models (for `/model <Tab>` before `/model` ran). */

@@ -8,7 +8,7 @@ import { permissionsSlashCommand } from "./commands/permissions.ts";
 import { pluginSlashCommands } from "./commands/plugins.ts";
 import { resumeSlashCommand } from "./commands/resume.ts";
 import { usageSlashCommand } from "./commands/usage.ts";
-import type { Sink } from "../output/sink.ts";
+import type { Sink } from "../output/mod.ts";
 import { type SlashCommand, type SlashContext, slashTable } from "./slash.ts";
 import type { Style } from "./style.ts";
 import type { TermOut } from "./terminal.ts";
@@ -47,16 +47,16 @@ export function slashContext(app: NaviApp, parts: ReplParts): SlashContext {
       announcements: () => app.plugins.announcements(),
     },
     mcp: {
-      states: () => app.mcpStates(),
+      states: () => app.mcp.states(),
       reload: async () => {
-        await app.reloadMcp({ elicit: parts.elicit });
+        await app.mcp.reload();
         await parts.mcpChanged();
       },
       add: (name, spec) => mcpAdd(app.home, name, spec),
       remove: (name) => mcpRemove(app.home, name),
       login: async (name) => {
         const write = (text: string) => parts.out.write(text);
-        await app.loginMcp(name, { openUrl: (url) => openInBrowser(url, { server: name, write }) });
+        await app.mcp.login(name, { openUrl: (url) => openInBrowser(url, { server: name, write }) });
         await parts.mcpChanged();
         return `logged in to ${name}`;
       },

@@ -1,6 +1,6 @@
 import type { ApprovalPolicy, ToolRegistry } from "../mod.ts";
 import { formatMs } from "./printer.ts";
-import type { Sink } from "../output/sink.ts";
+import type { Sink } from "../output/mod.ts";
 import type { Style } from "./style.ts";
 
 /** What `!command` needs: the bash tool, the approval policy, and where to show output. */

@@ -10,7 +10,7 @@ import {
   type SessionSummary,
   type ToolRegistry,
 } from "../mod.ts";
-import type { Sink } from "../output/sink.ts";
+import type { Sink } from "../output/mod.ts";
 import { type Style, table } from "./style.ts";
 
 /** What `/plugins` can do. */

@@ -1,6 +1,6 @@
 // Compaction: a summary of the conversation replaces it, in the same session, when it no longer fits.
 import { isInstructionsMessage } from "./instructions.ts";
-import type { Message } from "../session/records.ts";
+import type { Message } from "../provider/mod.ts";
 import type { TokenEstimator } from "./tokens.ts";
 
 /** The instruction of a summary request. */

@@ -1,5 +1,5 @@
 // Keeps a conversation within the model's context window: estimates, compaction, instruction reloads.
-import type { CacheStats } from "../toollist/cache_stats.ts";
+import type { CacheStats } from "../toollist/mod.ts";
 import {
   COMPACT_PROMPT,
   compactedView,
@@ -9,12 +9,10 @@ import {
 } from "./compaction.ts";
 import { FALLBACK_LIMITS, type ModelLimits, promptBudget } from "./window.ts";
 import { isInstructionsMessage } from "./instructions.ts";
-import { type ChatFn, isAbort } from "../provider/llm.ts";
-import type { OpenAITool } from "../tool/registry.ts";
-import type { Message, Session } from "../session/session.ts";
-import { emptyUsage, ResponseAssembler, type Usage } from "../agent/stream.ts";
+import type { OpenAITool, ToolSource } from "../tool/mod.ts";
+import type { Message } from "../provider/mod.ts";
+import type { Session } from "../session/mod.ts";
 import { type ContextPart, TokenEstimator } from "./tokens.ts";
-import type { ToolSource } from "../tool/types.ts";
 
 const COMPACT_REQUEST: Message = { role: "user", content: COMPACT_PROMPT };
 
@@ -50,14 +48,10 @@ export interface ContextKeeperOptions {
   session: Session;
   /** The session's request bytes and cache figures (summary requests are recorded there too). */
   cache: CacheStats;
-  /** Sends the summary request. */
-  chat: ChatFn;
   /** The model's window; without it nothing is compacted automatically. */
   limits?: () => ModelLimits;
   /** Where each tool comes from (for /context). */
   sourceOf(tool: string): ToolSource | undefined;
-  /** Told when a compaction starts and ends. */
-  onCompaction?(info: CompactionInfo): void;
   /** The cache is cold after a rewrite: deferred tool changes may be folded. */
   coldPoint?(): void;
 }
@@ -131,34 +125,40 @@ export class ContextKeeper {
   }
 
   /**
-   * Replace the conversation by a summary of it, in the same session: one summary request with `tools` (those
-   * of the last request, so that it extends that request and the provider's cache serves it; tool calls are
-   * not allowed), then the conversation is the system prompt, the project instructions, the summary and the
-   * user's last request. The old messages stay in the session file. Returns undefined when aborted or when
-   * the model gave no summary (the conversation is unchanged).
+   * The summary request for a compaction with `tools` (those of the last request, so that it extends that
+   * request and the provider's cache serves it): the conversation cut to fit the window, plus the instruction.
+   * `before` is the estimate of the prompt as it stands.
    */
-  async compact(
-    tools: readonly OpenAITool[],
-    opts: { reason: CompactionInfo["reason"]; signal: AbortSignal; usage?: Usage },
-  ): Promise<CompactionInfo | undefined> {
+  summaryRequest(tools: readonly OpenAITool[]): { messages: Message[]; before: number } {
     const { session } = this.#opts;
     const before = this.tokens.estimate([...tools, ...session.messages]);
-    this.#opts.onCompaction?.({ reason: opts.reason, before });
-    const room = this.#summaryRoom();
     const request = fitForSummary([...session.messages, COMPACT_REQUEST], {
-      budget: room - this.tokens.estimate(tools),
+      budget: this.#summaryRoom() - this.tokens.estimate(tools),
       estimator: this.tokens,
     });
-    const summary = await this.#summarize(tools, { ...opts, messages: request.messages });
-    if (!summary) return undefined;
-    const messages = compactedView(session.messages, summary);
+    return { messages: request.messages, before };
+  }
+
+  /**
+   * Replace the conversation by `summary`, in the same session: then it is the system prompt, the project
+   * instructions, the summary and the user's last request. The old messages stay in the session file.
+   */
+  applySummary(
+    tools: readonly OpenAITool[],
+    opts: { summary: string; before: number; reason: CompactionInfo["reason"] },
+  ): CompactionInfo {
+    const { session } = this.#opts;
+    const messages = compactedView(session.messages, opts.summary);
     const after = this.tokens.estimate([...tools, ...messages]);
-    session.rewrite({ reason: "compaction", messages, summary, tokens: { before, after } });
+    session.rewrite({
+      reason: "compaction",
+      messages,
+      summary: opts.summary,
+      tokens: { before: opts.before, after },
+    });
     this.#lastSize = undefined;
     this.#opts.coldPoint?.();
-    const info = { reason: opts.reason, before, after, summary };
-    this.#opts.onCompaction?.(info);
-    return info;
+    return { reason: opts.reason, before: opts.before, after, summary: opts.summary };
   }
 
   /** Put `text` in place of the project instructions (a rewrite: the next request breaks the cache once). */
@@ -174,35 +174,5 @@ export class ContextKeeper {
     session.rewrite({ reason: "instructions", messages });
     this.#opts.coldPoint?.();
     return true;
-  }
-
-  async #summarize(
-    tools: readonly OpenAITool[],
-    opts: { messages: Message[]; signal: AbortSignal; usage?: Usage },
-  ): Promise<string> {
-    const { session, cache } = this.#opts;
-    const at = new Date().toISOString();
-    const changed = cache.observe({ tools, messages: opts.messages });
-    const usage = emptyUsage();
-    const response = new ResponseAssembler(usage);
-    try {
-      const req = { messages: opts.messages, tools, cacheKey: session.meta.id, toolChoice: "none" as const };
-      for await (const chunk of this.#opts.chat(req, opts.signal)) response.add(chunk);
-      if (opts.signal.aborted) return "";
-    } catch (err) {
-      if (isAbort(err, opts.signal)) return "";
-      throw err;
-    } finally {
-      if (opts.usage) { for (const k of Object.keys(usage) as (keyof Usage)[]) opts.usage[k] += usage[k]; }
-      session.recordRequest(cache.record({
-        at,
-        messages: opts.messages.length,
-        prompt_tokens: usage.prompt_tokens,
-        cached_tokens: usage.cached_tokens,
-        summary: true,
-        ...(changed ? { break: changed } : {}),
-      }));
-    }
-    return response.text.trim();
   }
 }

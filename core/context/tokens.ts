@@ -1,7 +1,6 @@
 // Token estimates of what navi sends: bytes / 4 of the JSON, calibrated with what the provider reports.
-import type { OpenAITool } from "../tool/registry.ts";
-import type { Message } from "../session/records.ts";
-import type { ToolSource } from "../tool/types.ts";
+import type { OpenAITool, ToolSource } from "../tool/mod.ts";
+import type { Message } from "../provider/mod.ts";
 import { isInstructionsMessage } from "./instructions.ts";
 
 /** The UTF-8 size of a tool or message as sent (its JSON), cached per object by the caller. */

@@ -10,9 +10,7 @@ export interface ModelLimits {
   source: "config" | "built-in" | "fallback";
 }
 
-import type { ModelSettings } from "../config_types.ts";
-
-export type { ModelSettings };
+import type { ModelSettings } from "../config/mod.ts";
 
 /** Model families by name prefix (longest prefix wins): [prefix, context window, max output tokens]. */
 const FAMILIES: [string, number, number][] = [

@@ -1,6 +1,4 @@
-import type { ToolRegistry } from "../tool/registry.ts";
-import { defineRawTool } from "../tool/define.ts";
-import type { ToolProgress, ToolResult } from "../tool/types.ts";
+import { defineRawTool, type ToolProgress, type ToolRegistry, type ToolResult } from "../tool/mod.ts";
 import { approvalFor, describe, exposedName } from "./convert.ts";
 import { NameClaims } from "./names.ts";
 import type { McpTool } from "./sdk.ts";

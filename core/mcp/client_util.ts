@@ -1,6 +1,6 @@
 // Small helpers around one MCP client: a tool call through the breaker, a deadline, paging through
 // tools/list, one-line errors.
-import type { ToolResult } from "../tool/types.ts";
+import type { ToolResult } from "../tool/mod.ts";
 import type { CircuitBreaker } from "./breaker.ts";
 import type { McpCallOptions } from "./bridge.ts";
 import { convertResult } from "./convert.ts";

@@ -1,11 +1,9 @@
-import type { McpServerConfig } from "../config_types.ts";
-import type { ToolRegistry } from "../tool/registry.ts";
-import { errorMessage } from "../tool/result.ts";
-import type { ToolResult } from "../tool/types.ts";
+import type { McpServerConfig } from "../config/mod.ts";
+import { errorMessage, type ToolRegistry, type ToolResult } from "../tool/mod.ts";
 import { CircuitBreaker } from "./breaker.ts";
 import { type McpCallOptions, McpToolBridge } from "./bridge.ts";
 import { type Catalog, EMPTY_CATALOG, fetchCatalog } from "./catalog.ts";
-import { type Elicit, newClient } from "./client.ts";
+import { newClient } from "./client.ts";
 import { ListRefresher } from "./list_refresh.ts";
 import { LoginRequiredError, NaviOAuthProvider, type OpenUrl } from "./oauth_provider.ts";
 import { Reconnector } from "./reconnect.ts";
@@ -22,8 +20,6 @@ import { ProcessTransport } from "./stdio_transport.ts";
 import { callTool, listAll, oneLine, withDeadline } from "./client_util.ts";
 import { type ConnectionOptions, LOGIN_TIMEOUT_MS, type McpStatus } from "./connection_options.ts";
 import { hasStaticAuthorization, httpTransport, stdioTransport } from "./transport.ts";
-
-export type { ConnectionOptions, Elicit, McpStatus };
 
 /**
  * One configured MCP server: the SDK client, connect with a time limit (and OAuth for HTTP servers), calls

@@ -1,5 +1,5 @@
 // What the connections of one navi process share, and where each server stands.
-import type { Redactor } from "../output/secrets.ts";
+import type { Redactor } from "../output/mod.ts";
 import type { Elicit } from "./client.ts";
 import type { NameClaims } from "./names.ts";
 import type { OpenUrl } from "./oauth_provider.ts";

@@ -1,6 +1,6 @@
-import { MAX_IMAGE_BYTES } from "../tool/result.ts";
-import type { ApprovalClass, ToolResult } from "../tool/types.ts";
-import { fnv1a } from "../toollist/pool.ts";
+import { type ApprovalClass, MAX_IMAGE_BYTES, type ToolResult } from "../tool/mod.ts";
+import { fnv1a } from "../toollist/mod.ts";
+import { base64Bytes } from "./bytes.ts";
 import type { CallToolResult, McpTool } from "./sdk.ts";
 
 /** The navi name of an MCP tool: `mcp__<server>__<tool>`, sanitized, at most 64 characters. */
@@ -58,10 +58,4 @@ export function convertResult(result: CallToolResult): ToolResult {
     ...(result.structuredContent ? { structured: result.structuredContent } : {}),
     ...(image ? { _multimodal: true, _image_data_url: image } : {}),
   };
-}
-
-/** The decoded size of base64 text, without decoding it. */
-export function base64Bytes(data: string): number {
-  const padding = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
-  return Math.floor((data.length * 3) / 4) - padding;
 }

@@ -1,7 +1,8 @@
-import type { McpServerConfig } from "../config_types.ts";
-import type { ToolRegistry } from "../tool/registry.ts";
+import type { McpServerConfig } from "../config/mod.ts";
+import type { ToolRegistry } from "../tool/mod.ts";
 import type { Catalog } from "./catalog.ts";
-import { type ConnectionOptions, McpConnection } from "./connection.ts";
+import { McpConnection } from "./connection.ts";
+import type { ConnectionOptions } from "./connection_options.ts";
 import { NameClaims } from "./names.ts";
 import type { OpenUrl } from "./oauth_provider.ts";
 import { DEFAULT_TIMING, type McpTiming } from "./reconnect.ts";

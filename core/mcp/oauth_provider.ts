@@ -1,5 +1,5 @@
-import type { McpOAuthConfig } from "../config_types.ts";
-import { resolveEnvRef } from "../output/secrets.ts";
+import type { McpOAuthConfig } from "../config/mod.ts";
+import { resolveEnvRef } from "../output/mod.ts";
 import { LoopbackRedirect } from "./oauth_redirect.ts";
 import { refreshTokens } from "./oauth_refresh.ts";
 import { type StoredTokens, TokenStore } from "./oauth_store.ts";

@@ -1,4 +1,4 @@
-import { errorMessage } from "../tool/result.ts";
+import { errorMessage } from "../tool/mod.ts";
 import type { StoredTokens, TokenStore } from "./oauth_store.ts";
 import { type ClientInformation, discoverOAuthServerInfo, refreshAuthorization } from "./sdk.ts";
 

@@ -1,6 +1,6 @@
 import { configPath } from "../home.ts";
-import type { Config, McpServerConfig } from "../config_types.ts";
-import { Secrets } from "../output/secrets.ts";
+import type { Config, McpServerConfig } from "../config/mod.ts";
+import { Secrets } from "../output/mod.ts";
 import { type SpawnOptions, StdioProcess } from "./stdio_process.ts";
 
 /**

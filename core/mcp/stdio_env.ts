@@ -1,5 +1,5 @@
-import type { McpServerConfig } from "../config_types.ts";
-import { resolveEnvRef } from "../output/secrets.ts";
+import type { McpServerConfig } from "../config/mod.ts";
+import { resolveEnvRef } from "../output/mod.ts";
 
 /** What the MCP SDK's stdio transport passes to a server by default (its `DEFAULT_INHERITED_ENV_VARS`). */
 export const SDK_DEFAULT_ENV: readonly string[] = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];

@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import type { McpServerConfig } from "../config_types.ts";
-import { RedactingStream, type Redactor } from "../output/secrets.ts";
+import type { McpServerConfig } from "../config/mod.ts";
+import { RedactingStream, type Redactor } from "../output/mod.ts";
 import { stdioEnvironment } from "./stdio_env.ts";
 
 /** Where a stdio server's stderr goes: `$NAVI_HOME/logs/mcp-<name>.log`. */

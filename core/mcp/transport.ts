@@ -1,11 +1,9 @@
-import type { McpServerConfig } from "../config_types.ts";
-import { resolveEnvRef } from "../output/secrets.ts";
+import type { McpServerConfig } from "../config/mod.ts";
+import { resolveEnvRef } from "../output/mod.ts";
 import type { NaviOAuthProvider } from "./oauth_provider.ts";
 import { StreamableHTTPClientTransport } from "./sdk.ts";
 import { type SpawnOptions, StdioProcess } from "./stdio_process.ts";
 import { ProcessTransport } from "./stdio_transport.ts";
-
-export { STDIO_PASS_THROUGH, stdioEnvironment } from "./stdio_env.ts";
 
 /** Whether a server's configured headers carry their own Authorization (then navi's OAuth stays out). */
 export function hasStaticAuthorization(config: McpServerConfig): boolean {

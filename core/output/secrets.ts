@@ -1,4 +1,4 @@
-import type { Config } from "../config.ts";
+import type { Config } from "../config/mod.ts";
 
 /** The process environment as navi reads it; `Deno.env` fits. */
 export type Env = { get(key: string): string | undefined; toObject(): Record<string, string> };

@@ -1,8 +1,9 @@
-import { RedactingStream, type Redactor } from "../mod.ts";
+import { RedactingStream, type Redactor } from "./secrets.ts";
 import { terminalSafe } from "./neutralise.ts";
 
 /** Where text goes. */
 export interface Sink {
+  /** Write `text` (secrets redacted and control sequences neutralised, as the sink was made). */
   write(text: string): void;
   /** Pass on text held back (the possible beginning of a secret at the end of a streamed piece). */
   flush?(): void;

@@ -4,7 +4,7 @@
  * @module
  */
 import type { z } from "zod";
-import type { ApprovalClass } from "../tool/types.ts";
+import type { ApprovalClass } from "../tool/mod.ts";
 
 export type { ApprovalClass };
 

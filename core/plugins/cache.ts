@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { PluginPermissions } from "./api.ts";
 import type { ModuleText, ToolDefinitionData } from "./protocol.ts";
-import { APPROVAL_CLASSES, TOOL_NAME_PATTERN } from "../tool/types.ts";
+import { APPROVAL_CLASSES, TOOL_NAME_PATTERN } from "../tool/mod.ts";
 
 /** What is cached per plugin: its tools' definitions, the permissions it was granted, its stripped modules. */
 export interface CacheEntry {

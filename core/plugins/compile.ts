@@ -7,11 +7,11 @@
 import { parse } from "acorn";
 import { stripTypeScriptTypes } from "node:module";
 import { posix } from "node:path";
-import { PermissionsSchema } from "../config.ts";
+import { parsePermissions } from "../config/mod.ts";
 import type { PluginPermissions } from "./api.ts";
 import type { ModuleText } from "./protocol.ts";
 import type { PluginSource } from "./source.ts";
-import { errorMessage } from "../tool/result.ts";
+import { errorMessage } from "../tool/mod.ts";
 
 /** A plugin ready for its worker. */
 export interface CompiledPlugin {
@@ -78,14 +78,9 @@ function declaredPermissions(ast: Node, file: string): PluginPermissions | null 
         if (!d.init || stmt.declaration.kind !== "const") {
           throw new CompileError(`${at(file, d)}: declare permissions as export const permissions = {...}`);
         }
-        const parsed = PermissionsSchema.safeParse(literal(d.init, file));
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0];
-          throw new CompileError(
-            `${at(file, d.init)}: permissions.${issue.path.join(".")}: ${issue.message}`,
-          );
-        }
-        return parsed.data;
+        const parsed = parsePermissions(literal(d.init, file));
+        if (!parsed.ok) throw new CompileError(`${at(file, d.init)}: permissions.${parsed.error}`);
+        return parsed.permissions;
       }
     }
     for (const s of stmt.specifiers ?? []) {

@@ -1,6 +1,6 @@
 import type { WorkerPermissions } from "./permissions.ts";
 import type { FromWorker, InitMessage, ToolDefinitionData, ToWorker } from "./protocol.ts";
-import type { ToolResult } from "../tool/types.ts";
+import type { ToolResult } from "../tool/mod.ts";
 
 /** How long a cancelled (timed-out or aborted) handler may take to stop before its worker is ended. */
 export const STOP_GRACE_MS = 500;

@@ -1,4 +1,4 @@
-import type { PluginSettings } from "../config_types.ts";
+import type { PluginSettings } from "../config/mod.ts";
 import type { PluginPermissions } from "./api.ts";
 import { type CacheEntry, PluginCache, validDefinition } from "./cache.ts";
 import type { CompiledPlugin } from "./compile.ts";
@@ -7,8 +7,7 @@ import { DEFAULT_PERMISSIONS, describePermissions, workerPermissions } from "./p
 import type { ModuleText, ToolDefinitionData } from "./protocol.ts";
 import { discoverPlugins, pluginsDir, type PluginSource, readPlugin, sha256 } from "./source.ts";
 import { pluginTool } from "./tool.ts";
-import type { ToolRegistry } from "../tool/registry.ts";
-import { errorMessage } from "../tool/result.ts";
+import { errorMessage, type ToolRegistry } from "../tool/mod.ts";
 
 /** What `navi plugins` shows for one plugin. */
 export interface PluginReport {

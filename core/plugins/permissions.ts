@@ -1,4 +1,5 @@
 import { isAbsolute, join } from "node:path";
+import type { PermissionSettings } from "../config/mod.ts";
 import type { PluginPermissions } from "./api.ts";
 
 /** What a plugin may do when it declares nothing: read the workspace. */
@@ -79,3 +80,8 @@ export function describePermissions(grant: PluginPermissions): string {
   }
   return parts.join("; ") || "none";
 }
+
+// The plugin API declares PluginPermissions for plugin authors; config.json's `plugins.<name>.permissions` is
+// declared in core/config (which must not import the plugin API). Changing one without the other fails here.
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+const _sameAsConfig: Same<PermissionSettings, PluginPermissions> = true;

@@ -3,7 +3,7 @@
  * into core/plugins/worker_js.ts by `deno task embed`); the navi side is core/plugins/host.ts.
  * @module
  */
-import type { ApprovalClass } from "../tool/types.ts";
+import type { ApprovalClass } from "../tool/mod.ts";
 
 /** One module of a plugin, type-stripped, with the relative imports to link (offsets into `js`). */
 export interface ModuleText {

@@ -1,7 +1,14 @@
 import type { ToolDefinitionData } from "./protocol.ts";
-import { parseArguments } from "../tool/define.ts";
-import { errorMessage, normalizeResult, truncateResult } from "../tool/result.ts";
-import { DEFAULT_MAX_OUTPUT_CHARS, DEFAULT_TIMEOUT_MS, type Tool, type ToolResult } from "../tool/types.ts";
+import {
+  DEFAULT_MAX_OUTPUT_CHARS,
+  DEFAULT_TIMEOUT_MS,
+  errorMessage,
+  normalizeResult,
+  parseArguments,
+  type Tool,
+  type ToolResult,
+  truncateResult,
+} from "../tool/mod.ts";
 
 /** Runs one call of a plugin tool in its worker. */
 export type PluginCall = (

@@ -1,5 +1,5 @@
-import type { Config } from "../config.ts";
-import { resolveEnvRef } from "../output/secrets.ts";
+import type { Config } from "../config/mod.ts";
+import { resolveEnvRef } from "../output/mod.ts";
 
 /** The endpoint and model one request goes to. */
 export interface ProviderChoice {

@@ -1,13 +1,11 @@
 import type OpenAI from "openai";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import { readChatStream } from "./chat_stream.ts";
-import type { Config } from "../config.ts";
+import type { Config } from "../config/mod.ts";
 import { type ProviderChoice, resolveProvider } from "./choice.ts";
-import type { OpenAITool } from "../tool/registry.ts";
+import type { OpenAITool } from "../tool/mod.ts";
 import { DEFAULT_RETRY, planRetry, type RetryInfo, type RetryPolicy, sleep } from "./retry.ts";
-import type { Message } from "../session/session.ts";
-
-export type { RetryInfo, RetryPolicy };
+import type { Message } from "./messages.ts";
 
 /** One streamed piece of a model response (the openai SDK's ChatCompletionChunk). */
 export type Chunk = ChatCompletionChunk;
@@ -62,16 +60,24 @@ export class ApiError extends Error {
 /** Picks provider and model at request time and talks to it through the openai SDK. */
 export class LlmClient {
   #config: Config;
+  #env: { get(key: string): string | undefined };
   #clients = new Map<string, OpenAI>();
   /** Provider and model that beat config.json (flags, `/model`); read at every request. */
   overrides: { provider?: string; model?: string };
   /** Which failed requests are retried, how often and how long navi waits at most (config `retry`). */
   retry: RetryPolicy;
 
-  /** Requests go where `config` and `overrides` say; retries follow config `retry`, else the defaults. */
-  constructor(config: Config, overrides: { provider?: string; model?: string } = {}) {
+  /**
+   * Requests go where `config` and `opts` say (`provider`, `model`; without a provider in config, the
+   * `OPENAI_*` variables of `opts.env`, default Deno.env); retries follow config `retry`, else the defaults.
+   */
+  constructor(
+    config: Config,
+    opts: { provider?: string; model?: string; env?: { get(key: string): string | undefined } } = {},
+  ) {
     this.#config = config;
-    this.overrides = { ...overrides };
+    this.#env = opts.env ?? Deno.env;
+    this.overrides = { provider: opts.provider, model: opts.model };
     this.retry = {
       maxRetries: config.retry?.max_retries ?? DEFAULT_RETRY.maxRetries,
       maxWaitMs: (config.retry?.max_wait_s ?? DEFAULT_RETRY.maxWaitMs / 1000) * 1000,
@@ -80,12 +86,16 @@ export class LlmClient {
 
   /** The provider and model the next request will use. */
   current(): ProviderChoice {
-    return resolveProvider(this.#config, this.overrides);
+    return resolveProvider(this.#config, this.overrides, this.#env);
   }
 
   /** The provider's model ids (`GET /models`), sorted; needs a provider, not a model. Throws ApiError. */
   async listModels(opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<string[]> {
-    const choice = resolveProvider(this.#config, { ...this.overrides, model: this.overrides.model ?? "-" });
+    const choice = resolveProvider(
+      this.#config,
+      { ...this.overrides, model: this.overrides.model ?? "-" },
+      this.#env,
+    );
     const client = await this.#client(choice);
     try {
       const ids: string[] = [];

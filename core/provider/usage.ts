@@ -1,4 +1,4 @@
-import type { ModelPriceSettings } from "../config_types.ts";
+import type { ModelPriceSettings } from "../config/mod.ts";
 
 /** Token counts of one turn (summed over its requests). */
 export interface Usage {

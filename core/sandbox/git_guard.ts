@@ -3,7 +3,7 @@
 // `.husky/_`, and `include.path` files), and a `commondir` file (which would point git at another directory's
 // config and hooks).
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { isInside } from "../workspace.ts";
+import { isInside } from "../workspace/mod.ts";
 
 /** What the sandbox must do for the workspace's `.git`. */
 export interface GitGuard {

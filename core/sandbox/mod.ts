@@ -4,6 +4,9 @@
  * macOS. `Sandbox` is what the engine hands to tools; `status()` is what `navi sandbox` and `navi doctor` show.
  * @module
  */
+export { bwrapArgs, type ConfinePlan } from "./bwrap.ts";
+export { seatbeltProfile } from "./macos.ts";
+export { NetworkCommands } from "./network.ts";
 export {
   probeDirectory,
   Sandbox,
@@ -11,8 +14,5 @@ export {
   type SandboxState,
   type SandboxStatus,
 } from "./sandbox.ts";
-export type { SelfTestCheck } from "./self_test.ts";
-export { bwrapArgs, type ConfinePlan } from "./bwrap.ts";
-export { seatbeltProfile } from "./macos.ts";
 export { seccompFilter } from "./seccomp.ts";
-export { NetworkCommands } from "./network.ts";
+export type { SelfTestCheck } from "./self_test.ts";

@@ -1,7 +1,7 @@
 // `sandbox.network_commands`: which command lines get network access. The patterns are matched with the
 // approval rules' own functions (`parseRule`, `commandSegments`), so an improvement to how rules read a
 // command line applies here too.
-import { commandSegments, parseRule } from "../approval/policy.ts";
+import { commandSegments, parseRule } from "../approval/mod.ts";
 
 /** Compiled `network_commands` patterns (e.g. `"npm install*"`). */
 export class NetworkCommands {

@@ -1,7 +1,7 @@
 import { isAbsolute, join, resolve } from "node:path";
-import { isInside } from "../workspace.ts";
-import type { SandboxMode, SandboxSettings } from "../config_types.ts";
-import type { CommandSandbox, SandboxedCommand } from "../tool/types.ts";
+import { isInside } from "../workspace/mod.ts";
+import type { SandboxMode, SandboxSettings } from "../config/mod.ts";
+import type { CommandSandbox, SandboxedCommand } from "../tool/mod.ts";
 import { VERSION } from "../version.ts";
 import { bwrapCommand, type ConfinePlan, findExecutable } from "./bwrap.ts";
 import { cacheKey, cachePath, readCache, writeCache } from "./cache.ts";

@@ -1,5 +1,7 @@
 import { join } from "node:path";
-import { type Message, parseLines, SessionError, type SessionMeta } from "./session.ts";
+import { type Message } from "../provider/mod.ts";
+import { parseLines, type SessionMeta } from "./records.ts";
+import { SessionError } from "./session.ts";
 
 /** A row of `navi sessions`. */
 export interface SessionSummary {

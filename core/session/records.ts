@@ -1,9 +1,6 @@
 // The records of a session file (one JSON object per line) and how a file is read back.
-import type { OpenAITool } from "../tool/registry.ts";
-import type { Usage } from "../provider/usage.ts";
-
-/** A Chat Completions message as navi stores and sends it. */
-export type Message = Record<string, unknown> & { role: "system" | "user" | "assistant" | "tool" };
+import type { OpenAITool } from "../tool/mod.ts";
+import type { Message, Usage } from "../provider/mod.ts";
 
 /** The metadata record that opens every session file. */
 export interface SessionMeta {

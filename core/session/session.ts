@@ -1,19 +1,16 @@
 import { join } from "node:path";
-import type { OpenAITool } from "../tool/registry.ts";
+import type { OpenAITool } from "../tool/mod.ts";
 import { acquireLock, type HeldLock } from "./lock.ts";
 import {
   type AuditRecord,
   type DeferredState,
-  type Message,
   parseLines,
   type RequestRecord,
   type RewriteRecord,
   type SessionMeta,
   type SessionRecord,
 } from "./records.ts";
-import { addUsage, emptyUsage, type Usage } from "../provider/usage.ts";
-
-export * from "./records.ts";
+import { addUsage, emptyUsage, type Message, type Usage } from "../provider/mod.ts";
 
 /** What `Session.load` returns. */
 export interface LoadedSession {

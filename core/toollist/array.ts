@@ -1,8 +1,7 @@
-import type { DeferredState } from "../session/records.ts";
-import type { DeferMode, ToolSettings } from "../config.ts";
-import type { OpenAITool } from "../tool/registry.ts";
+import type { DeferredState } from "../session/mod.ts";
+import type { DeferMode, ToolSettings } from "../config/mod.ts";
+import type { OpenAITool, ToolSource } from "../tool/mod.ts";
 import { evolve } from "./pool.ts";
-import type { ToolSource } from "../tool/types.ts";
 
 /** OpenAI rejects more tools than this in one request. */
 export const MAX_TOOLS = 128;

@@ -1,8 +1,7 @@
-import type { OpenAITool, ToolRegistry } from "../tool/registry.ts";
+import type { OpenAITool, ToolRegistry } from "../tool/mod.ts";
 import { CALL_TOOL, FIND_TOOLS } from "./search.ts";
-import type { Message, RequestRecord } from "../session/session.ts";
-
-export type { RequestRecord };
+import type { Message } from "../provider/mod.ts";
+import type { RequestRecord } from "../session/mod.ts";
 
 /** A request that did not extend the prefix of the request before it. */
 export interface CacheBreak {

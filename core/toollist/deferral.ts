@@ -1,8 +1,7 @@
-import type { OpenAITool, ToolRegistry } from "../tool/registry.ts";
-import type { DeferredState } from "../session/session.ts";
-import type { ToolCall } from "../agent/stream.ts";
-import type { RoutedCall } from "../agent/tool_calls.ts";
-import { routeCall } from "./route.ts";
+import type { OpenAITool, Tool, ToolRegistry } from "../tool/mod.ts";
+import type { DeferredState } from "../session/mod.ts";
+import type { ToolCall } from "../provider/mod.ts";
+import { routeCall, type RoutedCall } from "./route.ts";
 import {
   type ArrayOptions,
   buildToolArray,
@@ -21,16 +20,6 @@ import {
   ToolSearch,
   toOpenAITool,
 } from "./search.ts";
-import type { Tool } from "../tool/types.ts";
-
-export type { DeferredState };
-export {
-  type DeferralOptions,
-  type DeferralSettings,
-  deferralSettings,
-  MAX_TOOLS,
-  type ToolStep,
-} from "./array.ts";
 
 /**
  * Decides the tools array of each request of one conversation so that the provider's prompt cache holds: a
@@ -72,6 +61,11 @@ export class ToolDeferral {
     const kindOf = (n: string) => registry.sourceOf(n)?.kind;
     this.#arrayOpts = { settings: this.#s, meta: this.#meta.list, kindOf };
     for (const t of [...(this.#sent ?? []), ...this.#announced.values()]) this.#seen.add(t.function.name);
+  }
+
+  /** The tools array the last request sent (or a resumed session sent last); undefined before that. */
+  sent(): readonly OpenAITool[] | undefined {
+    return this.#sent;
   }
 
   /** The provider's cache is cold (the conversation was rewritten): the next request folds what is pending. */

@@ -1,6 +1,5 @@
-import type { OpenAITool, ToolRegistry } from "../tool/registry.ts";
-import type { Tool } from "../tool/types.ts";
-import { globToRegExp } from "../files.ts";
+import type { OpenAITool, Tool, ToolRegistry } from "../tool/mod.ts";
+import { globToRegExp } from "../workspace/mod.ts";
 
 /** What the model may be offered: approval mode and feature gates. */
 export interface PoolFilter {
@@ -134,7 +133,7 @@ export class ToolPool {
     if (opts.previous) this.#list = this.#full = opts.previous;
   }
 
-  /** The list sent last (or, before the first request, the list a resumed session sent). */
+  /** The live list as of the last sync (or, before it, the list a resumed session sent). */
   get list(): readonly OpenAITool[] {
     return this.#list;
   }

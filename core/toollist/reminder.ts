@@ -1,4 +1,4 @@
-import type { OpenAITool } from "../tool/registry.ts";
+import type { OpenAITool } from "../tool/mod.ts";
 import { CALL_TOOL, FIND_TOOLS } from "./search.ts";
 
 /** Names of what changed in a tool list. */

@@ -1,9 +1,18 @@
-import type { ToolCall } from "../agent/stream.ts";
-import type { RoutedCall } from "../agent/tool_calls.ts";
-import { parseArguments } from "../tool/define.ts";
-import { errorMessage } from "../tool/result.ts";
+import type { ToolCall } from "../provider/mod.ts";
+import { errorMessage, parseArguments, type Tool } from "../tool/mod.ts";
 import { CALL_TOOL, FIND_TOOLS } from "./search.ts";
-import type { Tool } from "../tool/types.ts";
+
+/** A tool call resolved to the tool that runs it: `call_tool` calls name their real tool here. */
+export interface RoutedCall {
+  /** The call as it runs: the real tool name and its arguments. */
+  call: ToolCall;
+  /** The tool to run; absent when `error` says why not. */
+  tool?: Tool;
+  /** Why the call cannot run, as the model is told. */
+  error?: string;
+  /** `call_tool` when the model called the tool through it. */
+  via?: string;
+}
 
 /**
  * Resolve one tool call: a `call_tool` call becomes a call of the tool it names (same id, that tool's

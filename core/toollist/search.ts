@@ -1,7 +1,5 @@
 import { z } from "zod";
-import type { OpenAITool } from "../tool/registry.ts";
-import { defineRawTool, defineTool } from "../tool/define.ts";
-import type { Tool } from "../tool/types.ts";
+import { defineRawTool, defineTool, type OpenAITool, type Tool } from "../tool/mod.ts";
 
 /** The meta tool that runs a tool which is not in the tools array (deferred or found by search). */
 export const CALL_TOOL = "call_tool";

@@ -3,7 +3,8 @@
 // scenarios with pre-registered clients, MCP_CONFORMANCE_CONTEXT (JSON with client_id and client_secret).
 // The browser step of an OAuth login is what a user's browser would do: load the authorization URL and follow
 // its redirect back to navi's loopback listener (the scenarios' authorization servers approve at once).
-import { type Elicit, McpManager, type OpenUrl } from "../../core/mcp/mod.ts";
+import { type Elicit, type OpenUrl } from "../../core/mcp/mod.ts";
+import { McpManager } from "../../core/mcp/manager.ts";
 import { ToolRegistry } from "../../core/mod.ts";
 import { VERSION } from "../../core/version.ts";
 

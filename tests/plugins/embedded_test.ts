@@ -2,6 +2,17 @@ import { join } from "node:path";
 import { NAVI_D_TS, PLUGIN_TEMPLATE } from "../../plugins/embedded.ts";
 import { assertEquals, ROOT } from "../helpers.ts";
 
+Deno.test("plugins/navi.d.ts is generated from core/plugins/api.ts and fails when they drift (run deno task embed)", async () => {
+  const { pluginTypes } = await import("../../scripts/embed.ts");
+  const read = (p: string) => Deno.readTextFile(join(ROOT, p));
+  const api = await read("core/plugins/api.ts");
+  const types = await read("core/tool/types.ts");
+  assertEquals(await read("plugins/navi.d.ts"), pluginTypes(api, types));
+  const drifted = api.replace("registerTool<S extends ParametersSchema>", "registerTools<S extends ParametersSchema>");
+  assertEquals(drifted === api, false, "the drift below is a real change of the API");
+  assertEquals(pluginTypes(drifted, types) === (await read("plugins/navi.d.ts")), false);
+});
+
 Deno.test("the embedded template and navi.d.ts equal the files in plugins/", async () => {
   assertEquals(PLUGIN_TEMPLATE, await Deno.readTextFile(join(ROOT, "plugins", "template.ts")));
   assertEquals(NAVI_D_TS, await Deno.readTextFile(join(ROOT, "plugins", "navi.d.ts")));

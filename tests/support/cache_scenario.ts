@@ -104,7 +104,13 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
   await writeConfig(home, config);
   await Deno.mkdir(join(ws, "src"));
   for (let i = 0; i < 6; i++) await Deno.writeTextFile(join(ws, "src", `f${i}.ts`), source(i));
-  const app = new NaviApp({ home, workspace: ws, config: config as never, builtins: builtinTools() });
+  const app = new NaviApp({
+    home,
+    workspace: ws,
+    config: config as never,
+    builtins: builtinTools(),
+    env: Deno.env,
+  });
   const ctx: ToolContext = {
     workspace: ws,
     signal: new AbortController().signal,
@@ -113,7 +119,7 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
   const marks: { event: string; request: number }[] = [];
   try {
     await app.loadPlugins();
-    await app.startMcp();
+    await app.mcp.start();
     const convo = openConversation(app, { ask: () => Promise.resolve("yes") });
     const events: (() => Promise<Call>)[] = [
       async () => {

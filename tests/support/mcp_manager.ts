@@ -1,7 +1,7 @@
 // A McpManager over the test MCP server for in-process tests, disposed with its temporary home.
 import { join } from "node:path";
 import { type McpServerConfig, type ToolContext, ToolRegistry } from "../../core/mod.ts";
-import { McpManager, type McpManagerOptions } from "../../core/mcp/mod.ts";
+import { McpManager, type McpManagerOptions } from "../../core/mcp/manager.ts";
 import { ROOT, tempDir, toolContext } from "../helpers.ts";
 
 const SERVER = join(ROOT, "tests", "support", "mcp_test_server.ts");

@@ -96,8 +96,8 @@ const mcpCheck: DoctorCheck = {
   name: "mcp",
   async run({ app }) {
     if (!app) return { status: "skip", detail: "config.json is invalid" };
-    await app.startMcp();
-    const states = app.mcpStates();
+    await app.mcp.start();
+    const states = app.mcp.states();
     if (!states.length) return { status: "ok", detail: "no MCP servers configured" };
     const bad = states.filter((s) => s.error);
     const good = states.filter((s) => s.status === "connected").map((s) => `${s.name} (${s.tools} tools)`);

@@ -3,19 +3,19 @@ import {
   type ApprovalMode,
   type Conversation,
   costOf,
+  expandMentions,
   type ModelPrice,
   type NaviApp,
-  openConversation,
   preloadSdk,
   ProviderError,
+  startConversation,
   type Usage,
 } from "../../mod.ts";
+import { escapeControls, streamSink } from "../../output/mod.ts";
 import { terminalEvents } from "../printer.ts";
-import { streamSink } from "../../output/sink.ts";
 import { firstRunHelp } from "../first_run.ts";
 import { SignalTrap } from "../signals.ts";
 import { makeStyle } from "../style.ts";
-import { escapeControls } from "../../output/neutralise.ts";
 import { usageJson } from "./usage.ts";
 
 /** Options of `navi -p`. */
@@ -61,23 +61,20 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
   const events = terminalEvents({ mode: "print", out, err, style });
   app.plugins.subscribe((e) => err.write(`navi: ${e.message}\n`));
   preloadSdk();
-  await app.startMcp();
+  const convo = await startConversation(app, {
+    ...opts,
+    events,
+    mcp: "await",
+    terminal: Deno.stderr.isTerminal(),
+    report: (line) => {
+      const text = `navi: ${line.kind === "warning" ? "warning: " : ""}${line.text}`;
+      err.write((line.kind === "warning" ? style.yellow(text) : text) + "\n");
+    },
+  });
   if (trap.received) return stopped();
-  const convo = openConversation(app, { ...opts, events });
-  for (const w of convo.warnings) err.write(`navi: warning: ${w}\n`);
-  for (const s of app.mcpStates()) {
-    if (s.error) err.write(`navi: warning: MCP server ${s.name} ${s.status}: ${s.error}\n`);
-  }
-  if (convo.policy.mode === "auto" && Deno.stderr.isTerminal()) {
-    err.write(style.yellow("navi: warning: approval mode auto runs every tool without asking") + "\n");
-  }
-  const sandboxWarning = Deno.stderr.isTerminal() ? await app.sandbox.warning() : undefined;
-  if (sandboxWarning) err.write(style.yellow(`navi: ${sandboxWarning}`) + "\n");
-  const expanded = await app.expandMentions(full);
-  for (const f of expanded.failed) err.write(`navi: warning: not attached: ${escapeControls(f)}\n`);
-  for (const a of expanded.attached) {
-    err.write(style.dim(escapeControls(`attached @${a.server}:${a.uri} (${a.chars} chars)`)) + "\n");
-  }
+  const expanded = await expandMentions(full, app.mentions);
+  for (const p of expanded.problems) err.write(style.yellow(`navi: warning: ${p}`) + "\n");
+  if (expanded.attached.length) err.write(style.dim(`attached @${expanded.attached.join(", @")}`) + "\n");
   if (trap.received) return stopped();
   try {
     const result = await convo.agent.run(expanded.text, trap.signal);

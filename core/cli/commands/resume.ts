@@ -1,5 +1,5 @@
 import type { Message, Session, SessionSummary } from "../../mod.ts";
-import type { Sink } from "../../output/sink.ts";
+import type { Sink } from "../../output/mod.ts";
 import type { SlashCommand } from "../slash.ts";
 import { shorten, type Style, table } from "../style.ts";
 import { printable } from "../text_width.ts";

@@ -13,9 +13,15 @@ import type {
   ToolDefinitionData,
   ToWorker,
 } from "../protocol.ts";
-import { zodInputSchema, zodValidator } from "../../tool/define.ts";
-import { errorMessage, normalizeResult, ToolError } from "../../tool/result.ts";
-import { APPROVAL_CLASSES, TOOL_NAME_PATTERN } from "../../tool/types.ts";
+import {
+  APPROVAL_CLASSES,
+  errorMessage,
+  normalizeResult,
+  TOOL_NAME_PATTERN,
+  ToolError,
+  zodInputSchema,
+  zodValidator,
+} from "../../tool/mod.ts";
 
 interface WorkerScope {
   postMessage(message: FromWorker): void;

@@ -22,7 +22,7 @@ Deno.test("Tab completes commands (with a space) and @paths; a mention attaches 
   await r.pty.keys("Tab");
   await r.pty.waitFor("› explain @src/main.ts ");
   await r.pty.keys("Enter");
-  await r.pty.waitFor("attached src/main.ts (1 lines)");
+  await r.pty.waitFor("attached @src/main.ts (1 lines)");
   await r.pty.waitFor("read it");
   assertEquals(
     r.lastMessage(0).content,

@@ -8,7 +8,7 @@ import { assert, assertEquals, ROOT, testApp } from "../../helpers.ts";
 
 const FIXTURES: Record<string, string> = {
   prose: "The quick brown fox jumps over the lazy dog. ".repeat(200),
-  code: Deno.readTextFileSync(join(ROOT, "core", "agent.ts")),
+  code: Deno.readTextFileSync(join(ROOT, "core", "agent", "agent.ts")),
   unicode: "navi は端末で動くコーディングエージェントです。✨ Ünïcödé façade — naïve café. ".repeat(60),
 };
 

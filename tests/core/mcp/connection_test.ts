@@ -1,7 +1,9 @@
 import { SERVER_EVERYTHING } from "../../support/warm.ts";
 import { join } from "node:path";
 import { type McpServerConfig, ToolPool, ToolRegistry } from "../../../core/mod.ts";
-import { backoffDelay, DEFAULT_TIMING, exposedName, McpManager } from "../../../core/mcp/mod.ts";
+import { backoffDelay, DEFAULT_TIMING } from "../../../core/mcp/reconnect.ts";
+import { exposedName } from "../../../core/mcp/convert.ts";
+import { McpManager } from "../../../core/mcp/manager.ts";
 import { startMcpHttp } from "../../support/mcp_http.ts";
 import { assert, assertEquals, assertMatch, ROOT, tempDir, toolContext, until } from "../../helpers.ts";
 

@@ -1,4 +1,5 @@
-import { convertResult, MAX_IMAGE_BYTES } from "../../../core/mcp/mod.ts";
+import { convertResult } from "../../../core/mcp/convert.ts";
+import { MAX_IMAGE_BYTES } from "../../../core/tool/mod.ts";
 import { MCP_TEST, stdioServer, testManager } from "../../support/mcp_manager.ts";
 import { assert, assertEquals } from "../../helpers.ts";
 

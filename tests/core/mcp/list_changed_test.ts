@@ -1,5 +1,5 @@
 import { NaviApp, openConversation } from "../../../core/mod.ts";
-import { ListRefresher } from "../../../core/mcp/mod.ts";
+import { ListRefresher } from "../../../core/mcp/list_refresh.ts";
 import { builtinTools } from "../../../tools/mod.ts";
 import { startLlmServer } from "../../support/llm_server.ts";
 import { MCP_TEST, stdioServer } from "../../support/mcp_manager.ts";
@@ -55,9 +55,10 @@ Deno.test(
         mcp_servers: { t: stdioServer() },
       },
       builtins: builtinTools(),
+      env: Deno.env,
     });
     try {
-      await app.startMcp();
+      await app.mcp.start();
       const { agent } = openConversation(app, { approval: "auto" });
       const before = Number(
         (await app.registry.invoke("mcp__t__list_requests", "{}", {

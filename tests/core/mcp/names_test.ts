@@ -1,4 +1,5 @@
-import { exposedName, NameClaims } from "../../../core/mcp/mod.ts";
+import { exposedName } from "../../../core/mcp/convert.ts";
+import { NameClaims } from "../../../core/mcp/names.ts";
 import { MCP_TEST, stdioServer, testManager } from "../../support/mcp_manager.ts";
 import { assert, assertEquals, assertMatch } from "../../helpers.ts";
 

@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import { ToolRegistry } from "../../../core/mod.ts";
-import { McpManager, type OpenUrl, TokenStore } from "../../../core/mcp/mod.ts";
+import { McpManager } from "../../../core/mcp/manager.ts";
+import { type OpenUrl } from "../../../core/mcp/mod.ts";
+import { TokenStore } from "../../../core/mcp/oauth_store.ts";
 import { startOAuthServer } from "../../support/oauth_server.ts";
 import { assert, assertEquals, assertMatch, tempDir, toolContext, until } from "../../helpers.ts";
 

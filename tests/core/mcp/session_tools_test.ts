@@ -28,9 +28,10 @@ Deno.test(
         },
       },
       builtins: builtinTools(),
+      env: Deno.env,
     });
     try {
-      await app.startMcp();
+      await app.mcp.start();
       const { agent } = openConversation(app, {});
       const signal = new AbortController().signal;
       assertEquals((await agent.run("one", signal)).text, 'tool said {"ok":true,"output":"echo: hi"}');
@@ -43,7 +44,7 @@ Deno.test(
         })).output,
       );
       Deno.kill(pid, "SIGKILL");
-      const status = () => app.mcpStates()[0].status;
+      const status = () => app.mcp.states()[0].status;
       await until(() => status() !== "connected", 5000, "the server seen as down");
       const down = await agent.run("two", signal);
       assertMatch(down.text, /MCP server 'srv' is not connected/);

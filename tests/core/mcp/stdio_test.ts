@@ -1,7 +1,10 @@
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { DEFAULT_INHERITED_ENV_VARS } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ToolRegistry } from "../../../core/mod.ts";
-import { McpManager, prespawnStdioServers, SDK_DEFAULT_ENV, serverLogPath } from "../../../core/mcp/mod.ts";
+import { McpManager } from "../../../core/mcp/manager.ts";
+import { prespawnStdioServers } from "../../../core/mcp/prespawn.ts";
+import { SDK_DEFAULT_ENV } from "../../../core/mcp/stdio_env.ts";
+import { serverLogPath } from "../../../core/mcp/stdio_process.ts";
 import { MCP_TEST, stdioServer } from "../../support/mcp_manager.ts";
 import { assert, assertEquals, runNavi, tempDir, toolContext, until, writeConfig } from "../../helpers.ts";
 

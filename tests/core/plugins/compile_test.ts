@@ -21,9 +21,9 @@ async function pluginFiles(home: string, files: Record<string, string>): Promise
 }
 
 const MULTI = {
-  "multi/mod.ts": `import type { NaviPluginApi } from "../../navi.d.ts";
-import { shout } from "../lib/text.ts";
-import * as more from "../lib/deep/more.ts";
+  "multi/mod.ts": `import type { NaviPluginApi } from "../navi.d.ts";
+import { shout } from "./lib/text.ts";
+import * as more from "./lib/deep/more.ts";
 export const permissions = { read: ["$WORKSPACE"] } as const;
 export default function register(navi: NaviPluginApi): void {
   navi.registerTool({
@@ -42,7 +42,7 @@ export default function register(navi: NaviPluginApi): void {
   });
 }
 `,
-  "multi/lib/text.ts": `import { SUFFIX } from "../deep/more.ts";
+  "multi/lib/text.ts": `import { SUFFIX } from "./deep/more.ts";
 export function shout(text: string): string {
   return text.toUpperCase() + SUFFIX;
 }
@@ -85,19 +85,19 @@ Deno.test("a multi-file plugin: linked modules, a call through them, a handler s
 Deno.test("multi-file plugin errors name the file and line:column", async () => {
   await using home = await tempDir();
   await pluginFiles(home.path, {
-    "a_syntax/mod.ts": 'import { x } from "../lib.ts";\nexport default () => x;\n',
+    "a_syntax/mod.ts": 'import { x } from "./lib.ts";\nexport default () => x;\n',
     "a_syntax/lib.ts": "export const x = 1;\nexport const y = (;\n",
-    "b_outside/mod.ts": '\nimport { x } from "../../shared.ts";\nexport default () => x;\n',
-    "c_missing/mod.ts": 'export { x } from "../nope.ts";\nexport default () => {};\n',
-    "d_no_export/mod.ts": 'import { nothing } from "../lib.ts";\nexport default () => nothing;\n',
+    "b_outside/mod.ts": '\nimport { x } from "../shared.ts";\nexport default () => x;\n',
+    "c_missing/mod.ts": 'export { x } from "./nope.ts";\nexport default () => {};\n',
+    "d_no_export/mod.ts": 'import { nothing } from "./lib.ts";\nexport default () => nothing;\n',
     "d_no_export/lib.ts": "export const something = 1;\n",
-    "e_cycle/mod.ts": 'import "../a.ts";\nexport default () => {};\n',
-    "e_cycle/a.ts": 'import "../b.ts";\n',
-    "e_cycle/b.ts": 'import "../a.ts";\n',
+    "e_cycle/mod.ts": 'import "./a.ts";\nexport default () => {};\n',
+    "e_cycle/a.ts": 'import "./b.ts";\n',
+    "e_cycle/b.ts": 'import "./a.ts";\n',
     "f_npm/mod.ts": 'import left from "npm:left-pad";\nexport default () => left;\n',
     "g_permissions/mod.ts":
       "const hosts = ['x'];\nexport const permissions = { net: hosts };\nexport default () => {};\n",
-    "h_runtime/mod.ts": 'import { boom } from "../lib.ts";\nboom();\nexport default () => {};\n',
+    "h_runtime/mod.ts": 'import { boom } from "./lib.ts";\nboom();\nexport default () => {};\n',
     "h_runtime/lib.ts": "export function boom() {\n  throw new Error('at load');\n}\n",
     "shared.ts": "export const x = 1;\nexport default () => {};\n",
   });
@@ -110,9 +110,9 @@ Deno.test("multi-file plugin errors name the file and line:column", async () => 
   assertEquals(errors, {
     "a_syntax/mod.ts": "syntax error at a_syntax/lib.ts:2:19: Expression expected",
     "b_outside/mod.ts":
-      'b_outside/mod.ts:2:19: cannot import "../../shared.ts": it is outside the plugin folder',
+      'b_outside/mod.ts:2:19: cannot import "../shared.ts": it is outside the plugin folder',
     "c_missing/mod.ts":
-      'c_missing/mod.ts:1:19: cannot import "../nope.ts": no such module file in the plugin folder',
+      'c_missing/mod.ts:1:19: cannot import "./nope.ts": no such module file in the plugin folder',
     "d_no_export/mod.ts":
       "d_no_export/mod.ts:1:10: The requested module 'd_no_export/lib.ts' does not provide an export named 'nothing'",
     "e_cycle/mod.ts":

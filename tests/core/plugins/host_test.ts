@@ -156,7 +156,7 @@ Deno.test("fetch to a loopback server: denied without net (the error names it), 
   await Deno.mkdir(join(home.path, "plugins"));
   await Deno.writeTextFile(
     join(home.path, "plugins", "netter.ts"),
-    `import type { NaviPluginApi } from "../navi.d.ts";
+    `import type { NaviPluginApi } from "./navi.d.ts";
 export default function register(navi: NaviPluginApi): void {
   const { url } = navi.config as { url: string };
   ${tool("fetch_it", "async () => ({ ok: true, body: await (await fetch(url)).text() })")}

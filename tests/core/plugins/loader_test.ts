@@ -43,7 +43,7 @@ Deno.test("discovery: sorted, only .ts/.js/.mjs, no _ or . prefixes, no .d.ts; m
 
 Deno.test("a typed plugin with interfaces, generics, enums and type-only imports loads and runs", async () => {
   const { home, registry, reports } = await loaderWith({
-    "typed.ts": `import type { NaviPluginApi } from "../navi.d.ts";
+    "typed.ts": `import type { NaviPluginApi } from "./navi.d.ts";
 interface Box<T> { value: T }
 enum Mode { Upper = "upper", Lower = "lower" }
 function wrap<T>(value: T): Box<T> { return { value }; }
@@ -96,7 +96,7 @@ Deno.test("every fault is contained and reported in one line naming the problem"
     "05_top_level_await.js": "await new Promise(() => {});\nexport default () => {};",
     "05_exit_in_register.js": "export default () => { Deno.exit(3); };",
     "05_exit_at_top.js": "Deno.exit();\nexport default () => {};",
-    "05_relative_import.ts": 'import { x } from "../x.ts";\nexport default () => x;',
+    "05_relative_import.ts": 'import { x } from "./x.ts";\nexport default () => x;',
     "05_throws_at_top.js": "export default () => {};\nthrow new Error('top level boom');",
     "06_bad_name.js": `export default (navi) => { ${tool("bad name")} };`,
     "07_no_description.js":

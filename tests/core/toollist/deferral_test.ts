@@ -19,7 +19,13 @@ async function setup(tools: Config["tools"], approval: Config["approval"] = { mo
     approval,
     tools,
   };
-  const app = new NaviApp({ home: home.path, workspace: ws.path, config, builtins: builtinTools() });
+  const app = new NaviApp({
+    home: home.path,
+    workspace: ws.path,
+    config,
+    builtins: builtinTools(),
+    env: Deno.env,
+  });
   const convo = openConversation(app, {});
   const signal = new AbortController().signal;
   return {
@@ -179,6 +185,7 @@ Deno.test("a resume within the TTL keeps the array and the deferred tools; a res
       workspace: t.app.workspace,
       config: t.app.config,
       builtins: builtinTools(),
+      env: Deno.env,
     });
     apps.push(app);
     await app.loadPlugins();

@@ -15,7 +15,13 @@ async function converse(provider: Record<string, unknown>) {
     providers: { t: { base_url: server.url, api_key: "k", ...provider } },
     model: "m",
   } as Config;
-  const app = new NaviApp({ home: home.path, workspace: home.path, config, builtins: builtinTools() });
+  const app = new NaviApp({
+    home: home.path,
+    workspace: home.path,
+    config,
+    builtins: builtinTools(),
+    env: Deno.env,
+  });
   try {
     const first = openConversation(app, {});
     await first.agent.run("first", new AbortController().signal);

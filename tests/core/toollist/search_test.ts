@@ -7,7 +7,7 @@ import {
   NaviApp,
   type OpenAITool,
   openConversation,
-  ToolDeferral,
+  ToolList,
   ToolSearch,
   words,
 } from "../../../core/mod.ts";
@@ -46,10 +46,16 @@ Deno.test(
       mcp_servers: servers,
       features: { "mcp__*__control_*": false },
     };
-    const app = new NaviApp({ home: home.path, workspace: home.path, config, builtins: builtinTools() });
+    const app = new NaviApp({
+      home: home.path,
+      workspace: home.path,
+      config,
+      builtins: builtinTools(),
+      env: Deno.env,
+    });
     try {
-      await app.startMcp();
-      assertEquals(app.mcpStates().map((s) => s.tools), [102, 102, 102], "100 tools and 2 controls each");
+      await app.mcp.start();
+      assertEquals(app.mcp.states().map((s) => s.tools), [102, 102, 102], "100 tools and 2 controls each");
       const convo = openConversation(app, { approval: "auto" });
       const result = await convo.agent.run("sync the refund", new AbortController().signal);
       assertEquals(result.text, "Done.");
@@ -98,9 +104,11 @@ Deno.test(
         "find_tools still searches after a resume",
       );
 
-      const wide = new ToolDeferral(app.createPool({ readOnly: () => false }), app.registry, {
+      const wide = new ToolList(app.registry, {
+        readOnly: () => false,
+        mode: () => "ask",
         settings: deferralSettings({ search_above: 500 }),
-      }).view();
+      }).deferral.view();
       assertEquals(wide.tools.length, 128, "never more than 128, whatever search_above says");
       assertEquals(wide.searchable.length, 300 + 9 - 128);
     } finally {

@@ -44,7 +44,7 @@ Deno.test("-p attaches the resources a prompt mentions as @server:uri; an unread
       r.stderr,
       /attached @everything:demo:\/\/resource\/static\/document\/features\.md \(\d+ chars\)/,
     );
-    assertMatch(r.stderr, /navi: warning: not attached: @everything:demo:\/\/nope\/1: /);
+    assertMatch(r.stderr, /navi: warning: @everything:demo:\/\/nope\/1: /);
   } finally {
     await llm.close();
   }

@@ -1,6 +1,5 @@
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { ToolError } from "./tool/result.ts";
-import type { ToolContext } from "./tool/types.ts";
+import { type ToolContext, ToolError } from "../tool/mod.ts";
 
 /** Whether `target` is `root` or below it (both absolute, already resolved). */
 export function isInside(root: string, target: string): boolean {

@@ -4,35 +4,13 @@ import {
   type Config,
   DEFER_MODES,
   type McpServerConfig,
+  type PermissionSettings,
   type PluginSettings,
   SANDBOX_MODES,
   type SandboxSettings,
   type ToolSettings,
-} from "./config_types.ts";
-import type { PluginPermissions } from "./plugins/api.ts";
-import { configPath } from "./home.ts";
-
-export { configPath, naviHome } from "./home.ts";
-
-export {
-  APPROVAL_MODES,
-  type ApprovalMode,
-  type ApprovalSettings,
-  type Config,
-  DEFER_MODES,
-  type DeferMode,
-  type McpOAuthConfig,
-  type McpServerConfig,
-  type ModelPriceSettings,
-  type ModelSettings,
-  type PluginSettings,
-  type ProviderSettings,
-  type RetrySettings,
-  SANDBOX_MODES,
-  type SandboxMode,
-  type SandboxSettings,
-  type ToolSettings,
-} from "./config_types.ts";
+} from "./types.ts";
+import { configPath } from "../home.ts";
 
 const stringMap = z.record(z.string(), z.string());
 
@@ -99,8 +77,7 @@ const grant = z.union([z.boolean(), z.array(z.string())], {
   error: "must be true, false or a list of strings",
 });
 
-/** `export const permissions` of a plugin and `plugins.<name>.permissions` of config.json. */
-export const PermissionsSchema = z.strictObject({
+const permissionsSchema = z.strictObject({
   read: grant.optional(),
   write: grant.optional(),
   net: grant.optional(),
@@ -108,7 +85,20 @@ export const PermissionsSchema = z.strictObject({
   run: grant.optional(),
 });
 
-const PluginSettingsSchema = z.looseObject({ permissions: PermissionsSchema.optional() });
+/**
+ * Check a plugin's `export const permissions` (the same shape as `plugins.<name>.permissions` of config.json):
+ * the permissions, or the first problem as `<path>: <message>` (`net.0: ...`).
+ */
+export function parsePermissions(
+  value: unknown,
+): { ok: true; permissions: PermissionSettings } | { ok: false; error: string } {
+  const parsed = permissionsSchema.safeParse(value);
+  if (parsed.success) return { ok: true, permissions: parsed.data };
+  const issue = parsed.error.issues[0];
+  return { ok: false, error: `${issue.path.join(".")}: ${issue.message}` };
+}
+
+const PluginSettingsSchema = z.looseObject({ permissions: permissionsSchema.optional() });
 
 const ApprovalSchema = z.preprocess(
   (v) => (typeof v === "string" ? { mode: v } : v),
@@ -186,7 +176,7 @@ const _serverMatches: Same<z.output<typeof McpServerSchema>, McpServerConfig> = 
 const _sandboxMatches: Same<z.output<typeof SandboxSchema>, SandboxSettings> = true;
 const _toolsMatch: Same<z.output<typeof ToolsSchema>, ToolSettings> = true;
 const _pluginMatches: Same<z.output<typeof PluginSettingsSchema>, PluginSettings> = true;
-const _permissionsMatch: Same<z.output<typeof PermissionsSchema>, PluginPermissions> = true;
+const _permissionsMatch: Same<z.output<typeof permissionsSchema>, PermissionSettings> = true;
 
 /** An invalid config file; the message is one line naming the file, the field and the problem. */
 export class ConfigError extends Error {}

@@ -1,5 +1,3 @@
-import type { PluginPermissions } from "./plugins/api.ts";
-
 /** The approval modes, from the most to the least careful. */
 export const APPROVAL_MODES = ["plan", "ask", "auto"] as const;
 /** Who approves tool calls: nobody may change anything (plan), the user (ask), nobody needs to (auto). */
@@ -137,10 +135,28 @@ export interface ModelSettings {
   max_output_tokens?: number;
 }
 
+/**
+ * What a plugin may do besides computing (`plugins.<name>.permissions`): each entry `true` (all of it), a list
+ * (those entries) or `false`. The same shape as the plugin API's `PluginPermissions` (a compile-time check in
+ * core/plugins keeps them equal: the plugin API is declared there, config must not import it).
+ */
+export interface PermissionSettings {
+  /** Files and directories it may read. */
+  read?: boolean | string[];
+  /** Files and directories it may write. */
+  write?: boolean | string[];
+  /** Hosts it may connect to (`host[:port]`). */
+  net?: boolean | string[];
+  /** Environment variables it may read (never navi's secrets). */
+  env?: boolean | string[];
+  /** Programs it may start. */
+  run?: boolean | string[];
+}
+
 /** One `plugins.<name>` section: `permissions` is navi's; every other key is handed to the plugin. */
 export interface PluginSettings {
   /** Replaces the permissions the plugin declares (to narrow or widen them). */
-  permissions?: PluginPermissions;
+  permissions?: PermissionSettings;
   /** Settings the plugin reads as `navi.config`. */
   [key: string]: unknown;
 }

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { isInside, looksBinary } from "../mod.ts";
+import { isInside, looksBinary } from "../workspace/mod.ts";
 
 /** What a mention adds to the message. */
 export interface Attachment {
@@ -84,7 +84,7 @@ export function mentionAt(text: string, cursor: number): { start: number; token:
 export async function completeMention(
   text: string,
   cursor: number,
-  providers: MentionProvider[],
+  providers: readonly MentionProvider[],
 ): Promise<{ start: number; items: string[] } | undefined> {
   const at = mentionAt(text, cursor);
   if (!at) return undefined;
@@ -93,12 +93,16 @@ export async function completeMention(
   return { start: at.start, items: await provider.complete(at.token) };
 }
 
-/** Attach every `@mention` in a message; the text stays as typed, attachments follow it. */
+/**
+ * Attach every `@mention` in a message (files, MCP resources: whatever `providers` accept); the text stays as
+ * typed, attachments follow it. `attached` holds one label per attachment, `problems` one line per mention that
+ * could not be attached. The one mention pipeline of every front.
+ */
 export async function expandMentions(
   text: string,
-  providers: MentionProvider[],
+  providers: readonly MentionProvider[],
 ): Promise<{ text: string; attached: string[]; problems: string[] }> {
-  const tokens = [...new Set([...text.matchAll(MENTION)].map((m) => m[2].replace(/[.,;:!?)]+$/, "")))];
+  const tokens = [...new Set([...text.matchAll(MENTION)].map((m) => m[2].replace(/[.,;:!?)\]}'"]+$/, "")))];
   const attached: string[] = [];
   const problems: string[] = [];
   const blocks: string[] = [];

@@ -4,7 +4,7 @@ import {
   expandMentions,
   fileMentions,
   type MentionProvider,
-} from "../../../core/cli/mentions.ts";
+} from "../../../core/mentions/mod.ts";
 import { assertEquals, tempDir } from "../../helpers.ts";
 
 Deno.test("@path completes workspace paths and attaches files; problems are one line each", async () => {

@@ -6,8 +6,8 @@ import {
   naviHome,
   parseConfig,
   updateConfigFile,
-} from "../../core/mod.ts";
-import { assert, assertEquals, assertMatch, assertThrows, tempDir } from "../helpers.ts";
+} from "../../../core/mod.ts";
+import { assert, assertEquals, assertMatch, assertThrows, tempDir } from "../../helpers.ts";
 
 function configError(text: string): string {
   try {

@@ -1,0 +1,110 @@
+// The one start-up sequence of every front (-p, the REPL, stream-json, ACP): the app, then a conversation.
+import { type Config, loadConfig } from "../config/mod.ts";
+import type { EarlyServers, Elicit } from "../mcp/mod.ts";
+import type { Env } from "../output/mod.ts";
+import type { Tool } from "../tool/mod.ts";
+import { NaviApp } from "./app.ts";
+import { type Conversation, type ConversationOptions, openConversation } from "./conversation.ts";
+
+/** A line for the user during start-up; the front decides how it looks (stderr, a notice, an editor log). */
+export interface StartupLine {
+  /** `warning`: something will not work as configured; `info`: worth knowing. */
+  kind: "warning" | "info";
+  /** The text, without a `navi:` prefix. */
+  text: string;
+}
+
+/** How to build the app. */
+export interface BootOptions {
+  /** navi's home directory. */
+  home: string;
+  /** The workspace root (absolute). */
+  workspace: string;
+  /** navi's environment. */
+  env: Env;
+  /** The built-in tools (the front passes them: the engine never imports `tools/`). */
+  builtins: Tool[];
+  /** Stdio MCP servers started early; ended here when the config turns out invalid. */
+  early?: EarlyServers;
+  /** Load the plugin directory (`report`: each failure is a line; `quiet`: not reported; `skip`: not loaded). */
+  plugins?: "report" | "quiet" | "skip";
+  /** config.json as already read (tests, `doctor`); default: read from `home`. */
+  config?: Config;
+  /** Where start-up lines go. */
+  report?(line: StartupLine): void;
+}
+
+/** Read config.json, build the app and load its plugins. Throws ConfigError for an invalid config.json. */
+export async function bootApp(opts: BootOptions): Promise<NaviApp> {
+  let app: NaviApp;
+  try {
+    const config = opts.config ?? await loadConfig(opts.home);
+    app = new NaviApp({ ...opts, config });
+  } catch (err) {
+    await Promise.all([...(opts.early?.values() ?? [])].map((p) => p.stop()));
+    throw err;
+  }
+  const plugins = opts.plugins ?? "report";
+  if (plugins === "skip") return app;
+  const reports = await app.loadPlugins();
+  if (plugins === "report") {
+    for (const r of reports) {
+      if (r.status === "failed") {
+        opts.report?.({ kind: "warning", text: `plugin ${r.file} skipped: ${r.error}` });
+      }
+    }
+  }
+  return app;
+}
+
+/** How a front opens its conversation. */
+export interface StartOptions extends ConversationOptions {
+  /** `await`: MCP servers are connected before the conversation opens (-p); `background`: they connect while
+   * the user types (an interactive REPL). */
+  mcp: "await" | "background";
+  /** Answers MCP servers' form requests. */
+  elicit?: Elicit;
+  /** Whether a person watches a terminal: then the `auto` approval and sandbox warnings are shown. */
+  terminal: boolean;
+  /** Where start-up lines go (also those that arrive after this returns: background MCP failures). */
+  report(line: StartupLine): void;
+  /** MCP servers are connected (tools, resources and prompts are known). */
+  onMcpReady?(): void | Promise<void>;
+}
+
+/**
+ * Connect MCP servers (awaited or in the background), open the conversation (new or resumed) and report what
+ * the user should know: resume problems, servers that failed, `auto` approval, a sandbox that is off.
+ */
+export async function startConversation(app: NaviApp, opts: StartOptions): Promise<Conversation> {
+  const mcpFailures = () => {
+    for (const s of app.mcp.states()) {
+      if (s.error) opts.report({ kind: "warning", text: `MCP server ${s.name} ${s.status}: ${s.error}` });
+    }
+  };
+  const connected = async () => {
+    await opts.onMcpReady?.();
+    mcpFailures();
+  };
+  if (opts.mcp === "await") {
+    await app.mcp.start({ elicit: opts.elicit });
+    await opts.onMcpReady?.();
+  }
+  const convo = openConversation(app, opts);
+  for (const w of convo.warnings) opts.report({ kind: "warning", text: w });
+  if (opts.mcp === "await") mcpFailures();
+  else {
+    app.mcp.start({ elicit: opts.elicit }).then(connected).catch((err) =>
+      opts.report({ kind: "warning", text: `MCP: ${(err as Error).message}` })
+    );
+  }
+  if (opts.terminal) {
+    if (convo.policy.mode === "auto") {
+      opts.report({ kind: "warning", text: "approval mode auto runs every tool without asking" });
+    }
+    app.sandbox.warning()
+      .then((w) => w && opts.report({ kind: "warning", text: w.replace(/^warning: /, "") }))
+      .catch(() => {});
+  }
+  return convo;
+}

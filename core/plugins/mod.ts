@@ -1,0 +1,24 @@
+/**
+ * Plugins: discovery in `$NAVI_HOME/plugins`, compilation of TypeScript plugins, each plugin run in its own
+ * Deno worker with the permissions it declares (the worker side is `./worker/`), cached definitions, and the
+ * plugin API (`./api.ts`, from which plugins/navi.d.ts is generated).
+ * @module
+ */
+export type {
+  NaviPluginApi,
+  ParametersSchema as PluginParametersSchema,
+  PermissionGrant,
+  PluginPermissions,
+  ToolContext as PluginToolContext,
+  ToolDefinition as PluginToolDefinition,
+  ToolResult as PluginToolResult,
+} from "./api.ts";
+export { type PluginEvent, PluginLoader, type PluginLoaderOptions, type PluginReport } from "./loader.ts";
+export {
+  DEFAULT_PERMISSIONS,
+  describePermissions,
+  type PermissionContext,
+  type WorkerPermissions,
+  workerPermissions,
+} from "./permissions.ts";
+export { discoverPlugins, pluginsDir } from "./source.ts";

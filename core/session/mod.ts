@@ -1,0 +1,8 @@
+/**
+ * Sessions: the JSONL records of a conversation (messages, tool arrays, requests, audit, usage), listing and
+ * resolving ids, and the lock that keeps one process per live session.
+ * @module
+ */
+export { listSessions, newestSessionIn, resolveSessionId, type SessionSummary } from "./list.ts";
+export type { AuditRecord, DeferredState, RequestRecord, RewriteRecord, SessionMeta } from "./records.ts";
+export { type LoadedSession, Session, SessionError, type SessionOptions } from "./session.ts";
