@@ -41,6 +41,8 @@ export class ApiError extends Error {
   readonly headers?: Headers;
   /** The request got no answer: the connection failed or timed out. */
   readonly unanswered: boolean;
+  /** The HTTP status, when the provider answered. */
+  readonly status?: number;
 
   /**
    * `message`: one line without secrets; `status`: the HTTP status, when the provider answered;
@@ -48,10 +50,11 @@ export class ApiError extends Error {
    */
   constructor(
     message: string,
-    readonly status?: number,
+    status?: number,
     opts: { headers?: Headers; unanswered?: boolean } = {},
   ) {
     super(message);
+    this.status = status;
     this.headers = opts.headers;
     this.unanswered = opts.unanswered ?? false;
   }

@@ -8,7 +8,10 @@ Deno.test("plugins/navi.d.ts is generated from core/plugins/api.ts and fails whe
   const api = await read("core/plugins/api.ts");
   const types = await read("core/tool/types.ts");
   assertEquals(await read("plugins/navi.d.ts"), pluginTypes(api, types));
-  const drifted = api.replace("registerTool<S extends ParametersSchema>", "registerTools<S extends ParametersSchema>");
+  const drifted = api.replace(
+    "registerTool<S extends ParametersSchema>",
+    "registerTools<S extends ParametersSchema>",
+  );
   assertEquals(drifted === api, false, "the drift below is a real change of the API");
   assertEquals(pluginTypes(drifted, types) === (await read("plugins/navi.d.ts")), false);
 });

@@ -108,6 +108,7 @@ Deno.test(
         readOnly: () => false,
         mode: () => "ask",
         settings: deferralSettings({ search_above: 500 }),
+        features: app.config.features,
       }).deferral.view();
       assertEquals(wide.tools.length, 128, "never more than 128, whatever search_above says");
       assertEquals(wide.searchable.length, 300 + 9 - 128);
