@@ -11,6 +11,7 @@ import {
 } from "../mod.ts";
 import { escapeControls, type Sink } from "../output/mod.ts";
 import { makeStyle, shorten, type Style } from "./style.ts";
+import { StatusLine } from "./status_line.ts";
 
 function argsSummary(call: ToolCall): string {
   try {
@@ -77,50 +78,50 @@ interface Running {
   shownAt?: number;
 }
 
-const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+/** Renders agent events for a terminal (see {@link terminalEvents}). */
+class TerminalPrinter {
+  #opts: PrinterOptions;
+  #style: Style;
+  #activity: Sink;
+  #status: StatusLine;
+  #atLineStart = true;
+  #pending = "";
+  #thinkingSince: number | undefined;
+  #md: StreamRenderer | undefined;
+  #open: string | undefined;
+  #running = new Map<string, Running>();
+  #starting: Running[] = [];
 
-/**
- * Agent events rendered for a terminal: a status line (thinking, tools running over a second, progress),
- * answers (markdown on a colour terminal), one line per tool call with its result right below it (calls that
- * run in parallel print as call + result pairs when each ends).
- */
-export function terminalEvents(
-  opts: PrinterOptions,
-): AgentEvents & { stopSpinner(): void; resumeSpinner(): void } {
-  const style = opts.style ?? makeStyle(false);
-  const activity = opts.mode === "repl" ? opts.out : opts.err;
-  let ticker: ReturnType<typeof setInterval> | undefined;
-  let frame = 0;
-  let statusShown = false;
-  let held = false;
-  let atLineStart = true;
-  let pending = "";
-  let thinkingSince: number | undefined;
-  let md: StreamRenderer | undefined;
-  let open: string | undefined;
-  const running = new Map<string, Running>();
-  let starting: Running[] = [];
+  constructor(opts: PrinterOptions) {
+    this.#opts = opts;
+    this.#style = opts.style ?? makeStyle(false);
+    this.#activity = opts.mode === "repl" ? opts.out : opts.err;
+    this.#status = new StatusLine({
+      out: this.#activity,
+      style: this.#style,
+      enabled: opts.spinner === true,
+      text: () => this.#statusText(),
+      atLineStart: () => this.#atLineStart,
+    });
+  }
 
-  const clearStatus = () => {
-    if (!statusShown) return;
-    statusShown = false;
-    activity.write("\r\x1b[K");
-  };
-  const write = (text: string) => {
-    clearStatus();
-    activity.write(text);
-    if (text) atLineStart = text.endsWith("\n");
-  };
-  const ensureNewline = () => {
-    if (!atLineStart) write("\n");
-  };
-  const statusText = (): string | undefined => {
+  write(text: string): void {
+    this.#status.clear();
+    this.#activity.write(text);
+    if (text) this.#atLineStart = text.endsWith("\n");
+  }
+
+  #ensureNewline(): void {
+    if (!this.#atLineStart) this.write("\n");
+  }
+
+  #statusText(): string | undefined {
     const now = Date.now();
-    if (thinkingSince !== undefined) {
-      const s = Math.floor((now - thinkingSince) / 1000);
+    if (this.#thinkingSince !== undefined) {
+      const s = Math.floor((now - this.#thinkingSince) / 1000);
       return `thinking${s >= 1 ? ` ${s}s` : ""}`;
     }
-    const slow = [...running.values()].filter((r) => now - r.started >= 1000 || r.progress);
+    const slow = [...this.#running.values()].filter((r) => now - r.started >= 1000 || r.progress);
     if (!slow.length) return undefined;
     const r = slow[0];
     const s = Math.floor((now - r.started) / 1000);
@@ -130,126 +131,144 @@ export function terminalEvents(
       : "";
     const more = slow.length > 1 ? ` (+${slow.length - 1} more)` : "";
     return shorten(`${r.call.name}${progress} · ${s}s${more}`, 100);
-  };
-  const tick = () => {
-    if (held) return;
-    const text = statusText();
-    if (!text) return clearStatus();
-    if (!atLineStart) return;
-    activity.write(`\r\x1b[K${style.dim(`${FRAMES[frame++ % FRAMES.length]} ${text}`)}`);
-    statusShown = true;
-  };
-  const startTicker = () => {
-    if (opts.spinner && ticker === undefined) ticker = setInterval(tick, 100);
-  };
-  const stopTicker = () => {
-    clearInterval(ticker);
-    ticker = undefined;
-    clearStatus();
-  };
-  const settle = () => {
-    if (thinkingSince === undefined && !running.size) stopTicker();
-  };
-  const callLine = (call: ToolCall) => {
+  }
+
+  #settle(): void {
+    if (this.#thinkingSince === undefined && !this.#running.size) this.#status.stop();
+  }
+
+  #callLine(call: ToolCall): string {
+    const style = this.#style;
     const args = escapeControls(argsSummary(call));
     return `${style.cyan("●")} ${style.bold(escapeControls(call.name))}${
       args ? ` ${style.dim(args)}` : ""
     }\n`;
-  };
-  const notice = (text: string) => {
-    ensureNewline();
-    open = undefined;
-    write(style.yellow(`navi: ${escapeControls(text)}`) + "\n");
-  };
-  const flushStarting = () => {
-    const group = starting;
-    starting = [];
-    if (group.length === 1 && running.has(group[0].call.id)) {
-      ensureNewline();
-      write(callLine(group[0].call));
-      open = group[0].call.id;
-    } else for (const r of group) r.grouped = true;
-  };
+  }
 
+  notice(text: string): void {
+    this.#ensureNewline();
+    this.#open = undefined;
+    this.write(this.#style.yellow(`navi: ${escapeControls(text)}`) + "\n");
+  }
+
+  #flushStarting(): void {
+    const group = this.#starting;
+    this.#starting = [];
+    if (group.length === 1 && this.#running.has(group[0].call.id)) {
+      this.#ensureNewline();
+      this.write(this.#callLine(group[0].call));
+      this.#open = group[0].call.id;
+    } else for (const r of group) r.grouped = true;
+  }
+
+  stopSpinner(): void {
+    this.#status.held = true;
+    this.#status.clear();
+  }
+
+  resumeSpinner(): void {
+    this.#status.held = false;
+    for (const r of this.#running.values()) r.started = Date.now();
+  }
+
+  requestStart(): void {
+    this.#pending = "";
+    this.#thinkingSince = Date.now();
+    this.#md = this.#opts.mode === "repl" ? this.#opts.markdown?.((t) => this.write(t)) : undefined;
+    this.#status.start();
+  }
+
+  text(delta: string): void {
+    this.#thinkingSince = undefined;
+    this.#settle();
+    if (this.#opts.mode !== "repl") return void (this.#pending += delta);
+    this.#open = undefined;
+    if (this.#md) {
+      this.#status.clear();
+      this.#md.push(delta);
+      this.#atLineStart = !this.#md.midLine;
+    } else this.write(escapeControls(delta));
+  }
+
+  responseEnd(toolCalls: number): void {
+    const { mode, err, out } = this.#opts;
+    this.#thinkingSince = undefined;
+    this.#settle();
+    this.#md?.end();
+    if (mode === "print" && toolCalls > 0 && this.#pending.trim()) {
+      err.write(this.#style.dim(escapeControls(this.#pending.trimEnd())) + "\n");
+    }
+    if (mode === "repl") this.#ensureNewline();
+    out.flush?.();
+    err.flush?.();
+  }
+
+  toolStart(call: ToolCall): void {
+    const r: Running = { call, started: Date.now(), grouped: false, streamed: false };
+    this.#running.set(call.id, r);
+    this.#starting.push(r);
+    if (this.#starting.length === 1) queueMicrotask(() => this.#flushStarting());
+    this.#status.start();
+  }
+
+  toolOutput(chunk: string): void {
+    for (const r of this.#running.values()) r.streamed = true;
+    this.write(this.#style.dim(escapeControls(chunk)));
+  }
+
+  toolProgress(call: ToolCall, progress: ToolProgress): void {
+    const r = this.#running.get(call.id);
+    if (!r) return;
+    r.progress = progress;
+    // Without a live status line (not a terminal: -p into a log) progress is a line, at most one a second.
+    if (this.#opts.spinner || (r.shownAt !== undefined && Date.now() - r.shownAt < 1000)) return;
+    r.shownAt = Date.now();
+    if (this.#starting.includes(r)) this.#flushStarting();
+    this.#ensureNewline();
+    const p = `${progress.progress}${progress.total ? `/${progress.total}` : ""}`;
+    const what = escapeControls(`${p}${progress.message ? ` ${progress.message}` : ""}`);
+    this.write(this.#style.dim(`  … ${shorten(what, 120)}`) + "\n");
+  }
+
+  toolEnd(call: ToolCall, outcome: { result: ToolResult; ms: number }): void {
+    const { result, ms } = outcome;
+    const r = this.#running.get(call.id);
+    this.#running.delete(call.id);
+    if (r && this.#starting.includes(r)) this.#flushStarting();
+    this.#ensureNewline();
+    if (this.#open !== call.id) this.write(this.#callLine(call));
+    this.#open = undefined;
+    const style = this.#style;
+    const line = `  ⎿ ${resultSummary(result, { streamed: r?.streamed })} ${style.dim(`(${formatMs(ms)})`)}`;
+    this.write((result.ok ? style.green(line) : style.red(line)) + "\n");
+    this.#settle();
+  }
+}
+
+/**
+ * Agent events rendered for a terminal: a status line (thinking, tools running over a second, progress),
+ * answers (markdown on a colour terminal), one line per tool call with its result right below it (calls that
+ * run in parallel print as call + result pairs when each ends).
+ */
+export function terminalEvents(
+  opts: PrinterOptions,
+): AgentEvents & { stopSpinner(): void; resumeSpinner(): void } {
+  const p = new TerminalPrinter(opts);
   return {
     /** Clear the status line and keep it off (a question is on screen) until `resumeSpinner`. */
-    stopSpinner() {
-      held = true;
-      clearStatus();
-    },
+    stopSpinner: () => p.stopSpinner(),
     /** The question was answered: running tools count their time from now. */
-    resumeSpinner() {
-      held = false;
-      for (const r of running.values()) r.started = Date.now();
-    },
-    requestStart() {
-      pending = "";
-      thinkingSince = Date.now();
-      md = opts.mode === "repl" ? opts.markdown?.(write) : undefined;
-      startTicker();
-    },
-    text(delta) {
-      thinkingSince = undefined;
-      settle();
-      if (opts.mode !== "repl") return void (pending += delta);
-      open = undefined;
-      if (md) {
-        clearStatus();
-        md.push(delta);
-        atLineStart = !md.midLine;
-      } else write(escapeControls(delta));
-    },
-    responseEnd({ toolCalls }) {
-      thinkingSince = undefined;
-      settle();
-      md?.end();
-      if (opts.mode === "print" && toolCalls > 0 && pending.trim()) {
-        opts.err.write(style.dim(escapeControls(pending.trimEnd())) + "\n");
-      }
-      if (opts.mode === "repl") ensureNewline();
-      opts.out.flush?.();
-      opts.err.flush?.();
-    },
-    toolStart(call) {
-      const r: Running = { call, started: Date.now(), grouped: false, streamed: false };
-      running.set(call.id, r);
-      starting.push(r);
-      if (starting.length === 1) queueMicrotask(flushStarting);
-      startTicker();
-    },
-    toolOutput(chunk) {
-      for (const r of running.values()) r.streamed = true;
-      write(style.dim(escapeControls(chunk)));
-    },
-    toolProgress(call, progress) {
-      const r = running.get(call.id);
-      if (!r) return;
-      r.progress = progress;
-      // Without a live status line (not a terminal: -p into a log) progress is a line, at most one a second.
-      if (opts.spinner || (r.shownAt !== undefined && Date.now() - r.shownAt < 1000)) return;
-      r.shownAt = Date.now();
-      if (starting.includes(r)) flushStarting();
-      ensureNewline();
-      const p = `${progress.progress}${progress.total ? `/${progress.total}` : ""}`;
-      const what = escapeControls(`${p}${progress.message ? ` ${progress.message}` : ""}`);
-      write(style.dim(`  … ${shorten(what, 120)}`) + "\n");
-    },
-    toolEnd(call, { result, ms }) {
-      const r = running.get(call.id);
-      running.delete(call.id);
-      if (starting.includes(r!)) flushStarting();
-      ensureNewline();
-      if (open !== call.id) write(callLine(call));
-      open = undefined;
-      const line = `  ⎿ ${resultSummary(result, { streamed: r?.streamed })} ${
-        style.dim(`(${formatMs(ms)})`)
-      }`;
-      write((result.ok ? style.green(line) : style.red(line)) + "\n");
-      settle();
-    },
-    notice,
-    retry: (info) => notice(info.message),
-    compaction: (info) => notice(compactionLine(info)),
+    resumeSpinner: () => p.resumeSpinner(),
+    requestStart: () => p.requestStart(),
+    text: (delta) => p.text(delta),
+    responseEnd: ({ toolCalls }) => p.responseEnd(toolCalls),
+    toolStart: (call) => p.toolStart(call),
+    toolOutput: (chunk) => p.toolOutput(chunk),
+    toolProgress: (call, progress) => p.toolProgress(call, progress),
+    toolEnd: (call, outcome) => p.toolEnd(call, outcome),
+    notice: (text) => p.notice(text),
+    retry: (info) => p.notice(info.message),
+    compaction: (info) => p.notice(compactionLine(info)),
   };
 }
 

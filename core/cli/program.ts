@@ -168,14 +168,20 @@ function sandboxSubcommand({ Command }: typeof Commander, deps: ProgramDeps) {
 }
 
 /** `navi mcp list|resources|login|logout|add|remove`. */
-export function mcpCommand(
-  { Command }: typeof Commander,
-  { createApp, exit, args, out, err }: ProgramDeps,
-) {
-  const collect = (value: string, previous: string[]) => [...previous, value];
-  const mcp = new Command("mcp").description("MCP servers in config.json");
-  mcp
-    .command("list", { isDefault: true })
+export function mcpCommand(commander: typeof Commander, deps: ProgramDeps) {
+  const mcp = new commander.Command("mcp").description("MCP servers in config.json");
+  mcp.addCommand(mcpList(commander, deps), { isDefault: true });
+  for (const build of [mcpResources, mcpLogin, mcpLogout, mcpAdd, mcpRemove]) {
+    mcp.addCommand(build(commander, deps));
+  }
+  return mcp;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+function mcpList({ Command }: typeof Commander, deps: ProgramDeps) {
+  const { createApp, exit, out } = deps;
+  return new Command("list")
     .description(
       "connect to every configured server: transport, status, tool count, error (exit 1 if one failed)",
     )
@@ -188,8 +194,11 @@ export function mcpCommand(
       out.write(mcpTable(states, Deno.stdout.isTerminal(), { tools: opts.tools }) + "\n");
       if (states.some((s) => s.status !== "connected" && s.status !== "disabled")) exit(1);
     });
-  mcp
-    .command("resources")
+}
+
+function mcpResources({ Command }: typeof Commander, deps: ProgramDeps) {
+  const { createApp, out } = deps;
+  return new Command("resources")
     .description("the resources and resource templates of a server (mention one as @<server>:<uri>)")
     .argument("<name>", "server name")
     .action(async (name) => {
@@ -204,8 +213,11 @@ export function mcpCommand(
       const catalog = (await app.mcp.catalogs()).get(name)!;
       out.write(resourcesTable(name, catalog) + "\n");
     });
-  mcp
-    .command("login")
+}
+
+function mcpLogin({ Command }: typeof Commander, deps: ProgramDeps) {
+  const { createApp, out, err } = deps;
+  return new Command("login")
     .description("log in to a Streamable HTTP server with OAuth (opens the browser; $BROWSER is honoured)")
     .argument("<name>", "server name")
     .option("--timeout <seconds>", "how long to wait for the browser", "300")
@@ -219,8 +231,11 @@ export function mcpCommand(
       const tools = app.mcp.states().find((s) => s.name === name)?.tools ?? 0;
       out.write(`logged in to ${name} (${tools} tools); the tokens are stored in ${app.home}/auth\n`);
     });
-  mcp
-    .command("logout")
+}
+
+function mcpLogout({ Command }: typeof Commander, deps: ProgramDeps) {
+  const { createApp, out } = deps;
+  return new Command("logout")
     .description("forget the stored OAuth tokens of a server")
     .argument("<name>", "server name")
     .action(async (name) => {
@@ -229,8 +244,11 @@ export function mcpCommand(
         ((await app.mcp.logout(name)) ? `logged out of ${name}` : `no stored login for ${name}`) + "\n",
       );
     });
-  mcp
-    .command("add")
+}
+
+function mcpAdd({ Command }: typeof Commander, deps: ProgramDeps) {
+  const { args, out } = deps;
+  return new Command("add")
     .description("add a server: navi mcp add <name> [--env K=V]... -- <command> [args...] | --url <url>")
     .argument("<name>", "server name (letters, digits, _ and -)")
     .argument("[command...]", "stdio command and its arguments, after --")
@@ -259,8 +277,11 @@ export function mcpCommand(
           "\n",
       );
     });
-  mcp
-    .command("remove")
+}
+
+function mcpRemove({ Command }: typeof Commander, deps: ProgramDeps) {
+  const { out } = deps;
+  return new Command("remove")
     .description("remove a server from config.json")
     .argument("<name>")
     .action(async (name) => {
@@ -270,7 +291,6 @@ export function mcpCommand(
       ]);
       out.write(await mcpRemove(naviHome(), name) + "\n");
     });
-  return mcp;
 }
 
 /** `navi plugins list|init`. */

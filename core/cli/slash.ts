@@ -83,6 +83,65 @@ export interface SlashCommand {
   run(args: string, ctx: SlashContext): void | Promise<void>;
 }
 
+/** `/tools`: the tools offered to the model, with the array's fingerprint and the tools outside it. */
+const TOOLS_COMMAND: SlashCommand = {
+  name: "/tools",
+  help: "the tools offered to the model, with the array's fingerprint and the tools outside it",
+  run: (_a, { conversation, tools, out, style }) => {
+    const view = conversation().agent.deferral.view();
+    const row = (name: string, where: string) => {
+      const source = tools.sourceOf(name);
+      const from = !source
+        ? "navi (meta)"
+        : source.kind === "builtin"
+        ? "built-in"
+        : `${source.kind} ${source.origin}`;
+      return [name, tools.get(name)?.approval ?? "-", where ? `${from} ${where}` : from];
+    };
+    const rows = [
+      ...view.tools.map((t) => row(t.function.name, "")),
+      ...view.deferred.map((n) => row(n, style.yellow("(deferred: call_tool)"))),
+      ...view.withdrawn.map((n) => row(n, style.yellow("(withdrawn)"))),
+    ];
+    const more = view.searchable.length ? `, ${view.searchable.length} more through find_tools` : "";
+    out.write(
+      table(rows) +
+        `\n${
+          style.dim(`${view.tools.length} tools, fingerprint ${fnv1a(JSON.stringify(view.tools))}${more}`)
+        }\n`,
+    );
+  },
+};
+
+/** `/model [name]`: the model and the provider's models, or a switch from the next request. */
+const MODEL_COMMAND: SlashCommand = {
+  name: "/model",
+  args: "[name]",
+  help: "show the model and the provider's models, or switch it from the next request",
+  run: async (args, { conversation, out, style, signal, modelsListed }) => {
+    const { llm } = conversation();
+    if (args) llm.overrides.model = args;
+    let current: string | undefined;
+    try {
+      const c = llm.current();
+      current = c.model;
+      out.write(`${args ? "model set to" : "model:"} ${c.model} (provider ${c.name})\n`);
+    } catch (err) {
+      out.write(`${args ? `model set to ${args}; ` : ""}${(err as Error).message}\n`);
+    }
+    if (args) return;
+    try {
+      const ids = await llm.listModels({ signal });
+      modelsListed?.(ids);
+      if (!ids.length) return void out.write("the provider lists no models\n");
+      const shown = ids.map((id) => (id === current ? style.bold(`* ${id}`) : `  ${id}`));
+      out.write(`${shown.join("\n")}\n${style.dim("/model <name> switches (Tab completes)")}\n`);
+    } catch (err) {
+      out.write(`could not list the provider's models: ${(err as Error).message}\n`);
+    }
+  },
+};
+
 /** The built-in slash commands; features (plugins, MCP, /compact) add rows with `extra`. */
 export function slashTable(extra: SlashCommand[] = []): SlashCommand[] {
   const commands: SlashCommand[] = [
@@ -99,61 +158,8 @@ export function slashTable(extra: SlashCommand[] = []): SlashCommand[] {
         ctx.newConversation();
       },
     },
-    {
-      name: "/tools",
-      help: "the tools offered to the model, with the array's fingerprint and the tools outside it",
-      run: (_a, { conversation, tools, out, style }) => {
-        const view = conversation().agent.deferral.view();
-        const row = (name: string, where: string) => {
-          const source = tools.sourceOf(name);
-          const from = !source
-            ? "navi (meta)"
-            : source.kind === "builtin"
-            ? "built-in"
-            : `${source.kind} ${source.origin}`;
-          return [name, tools.get(name)?.approval ?? "-", where ? `${from} ${where}` : from];
-        };
-        const rows = [
-          ...view.tools.map((t) => row(t.function.name, "")),
-          ...view.deferred.map((n) => row(n, style.yellow("(deferred: call_tool)"))),
-          ...view.withdrawn.map((n) => row(n, style.yellow("(withdrawn)"))),
-        ];
-        const more = view.searchable.length ? `, ${view.searchable.length} more through find_tools` : "";
-        out.write(
-          table(rows) +
-            `\n${
-              style.dim(`${view.tools.length} tools, fingerprint ${fnv1a(JSON.stringify(view.tools))}${more}`)
-            }\n`,
-        );
-      },
-    },
-    {
-      name: "/model",
-      args: "[name]",
-      help: "show the model and the provider's models, or switch it from the next request",
-      run: async (args, { conversation, out, style, signal, modelsListed }) => {
-        const { llm } = conversation();
-        if (args) llm.overrides.model = args;
-        let current: string | undefined;
-        try {
-          const c = llm.current();
-          current = c.model;
-          out.write(`${args ? "model set to" : "model:"} ${c.model} (provider ${c.name})\n`);
-        } catch (err) {
-          out.write(`${args ? `model set to ${args}; ` : ""}${(err as Error).message}\n`);
-        }
-        if (args) return;
-        try {
-          const ids = await llm.listModels({ signal });
-          modelsListed?.(ids);
-          if (!ids.length) return void out.write("the provider lists no models\n");
-          const shown = ids.map((id) => (id === current ? style.bold(`* ${id}`) : `  ${id}`));
-          out.write(`${shown.join("\n")}\n${style.dim("/model <name> switches (Tab completes)")}\n`);
-        } catch (err) {
-          out.write(`could not list the provider's models: ${(err as Error).message}\n`);
-        }
-      },
-    },
+    TOOLS_COMMAND,
+    MODEL_COMMAND,
     {
       name: "/approval",
       subcommands: [...APPROVAL_MODES],

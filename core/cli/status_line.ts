@@ -1,0 +1,51 @@
+// The live status line under the conversation: a spinner and what navi is doing, redrawn in place.
+import type { Sink } from "../output/mod.ts";
+import type { Style } from "./style.ts";
+
+const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/** The status line of a terminal printer: a spinner with what is going on, redrawn every 100 ms. */
+export class StatusLine {
+  #ticker: ReturnType<typeof setInterval> | undefined;
+  #frame = 0;
+  /** Whether the line is on screen now. */
+  shown = false;
+  /** While true (a question is on screen) the line is not drawn. */
+  held = false;
+  #opts: { out: Sink; style: Style; enabled: boolean; text(): string | undefined; atLineStart(): boolean };
+
+  constructor(
+    opts: { out: Sink; style: Style; enabled: boolean; text(): string | undefined; atLineStart(): boolean },
+  ) {
+    this.#opts = opts;
+  }
+
+  /** Take the line off the screen. */
+  clear(): void {
+    if (!this.shown) return;
+    this.shown = false;
+    this.#opts.out.write("\r\x1b[K");
+  }
+
+  /** Redraw every 100 ms from now (when enabled: only on a terminal). */
+  start(): void {
+    if (this.#opts.enabled && this.#ticker === undefined) this.#ticker = setInterval(() => this.#tick(), 100);
+  }
+
+  /** Stop redrawing and clear the line. */
+  stop(): void {
+    clearInterval(this.#ticker);
+    this.#ticker = undefined;
+    this.clear();
+  }
+
+  #tick(): void {
+    if (this.held) return;
+    const text = this.#opts.text();
+    if (!text) return this.clear();
+    if (!this.#opts.atLineStart()) return;
+    const { out, style } = this.#opts;
+    out.write(`\r\x1b[K${style.dim(`${FRAMES[this.#frame++ % FRAMES.length]} ${text}`)}`);
+    this.shown = true;
+  }
+}
