@@ -6,9 +6,8 @@
 // deno-lint-ignore no-import-prefix -- a plugin directory has no deno.json; this import is type-only.
 import type { z } from "npm:zod@^4";
 
-import type { ApprovalClass } from "../tool/mod.ts";
-
-export type { ApprovalClass };
+/** How much a tool can change: decides who must approve a call. */
+export type ApprovalClass = "read_only" | "write" | "command";
 
 /** What a handler returns: `{ ok: true, ...fields }` or `{ ok: false, error }` (a string also works). */
 export type ToolResult =

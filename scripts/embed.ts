@@ -20,10 +20,14 @@ export function pluginTypes(api: string, toolTypes: string): string {
     .replace(/^\/\*\*[\s\S]*?\*\/\n/, "")
     .replace('import type { z } from "zod";\n', "")
     .replace(
-      'import type { ApprovalClass } from "../tool/types.ts";\n\nexport type { ApprovalClass };',
+      'import type { ApprovalClass } from "../tool/mod.ts";\n\nexport type { ApprovalClass };',
       approval,
     )
     .trimStart();
+  const left = /^import .*$/m.exec(body);
+  if (left) {
+    throw new Error(`core/plugins/api.ts: navi.d.ts must import nothing of navi's, found: ${left[0]}`);
+  }
   return `${HEADER}\n\n${body}`;
 }
 
