@@ -40,6 +40,7 @@ export default defineTool({
   parameters,
   approval: "write",
   timeoutMs: 30_000,
+  writes: ({ path }) => [path],
   async handler({ path, old_string, new_string, replace_all = false }, ctx) {
     const full = await resolveInWorkspace(ctx, path, { write: true });
     const shown = displayPath(ctx.workspace, full);

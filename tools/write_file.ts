@@ -14,6 +14,7 @@ export default defineTool({
   }),
   approval: "write",
   timeoutMs: 30_000,
+  writes: ({ path }) => [path],
   async handler({ path, content }, ctx) {
     const full = await resolveInWorkspace(ctx, path, { write: true });
     const existed = await Deno.stat(full).then(() => true, () => false);

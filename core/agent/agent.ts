@@ -1,4 +1,5 @@
 import type { ApprovalPolicy } from "../approval/mod.ts";
+import type { CheckpointHooks } from "../checkpoints/mod.ts";
 import type { CompactionInfo, ContextKeeper, ContextView } from "../context/mod.ts";
 import {
   abortError,
@@ -82,6 +83,8 @@ export interface AgentOptions {
   model?: () => string | undefined;
   /** Awaited before each model request (MCP tool-list refreshes already announced land first). */
   beforeRequest?: () => Promise<void>;
+  /** Told of the checkpoint before each turn, and around each call that may change files. */
+  checkpoints?: CheckpointHooks;
 }
 
 /** The agent loop of one conversation: request, run tool calls, feed results back, until an answer. */
@@ -137,6 +140,8 @@ export class Agent {
   async #turn(prompt: string, opts: { signal: AbortSignal; result: TurnResult }): Promise<TurnResult> {
     const { session, events = {} } = this.#opts;
     const { signal, result } = opts;
+    const mark = session.checkpoint({ kind: "turn", prompt });
+    this.#opts.checkpoints?.beginTurn(mark.n);
     session.addMessage({ role: "user", content: prompt });
     const maxSteps = this.#opts.maxSteps ?? 50;
     for (let step = 1; step <= maxSteps; step++) {

@@ -6,4 +6,4 @@
  */
 export { Agent, type AgentEvents, type AgentOptions, type TurnResult } from "./agent.ts";
 export { CUT_MARKERS, type CutReason, ResponseAssembler } from "./stream.ts";
-export { ToolCallRunner, type ToolCallRunnerOptions, type ToolEvents } from "./tool_calls.ts";
+export { fileEffect, ToolCallRunner, type ToolCallRunnerOptions, type ToolEvents } from "./tool_calls.ts";

@@ -12,6 +12,8 @@ import {
 } from "../tool/mod.ts";
 import type { Message, ToolCall } from "../provider/mod.ts";
 import type { Session } from "../session/mod.ts";
+import type { CheckpointHooks, FileEffect } from "../checkpoints/mod.ts";
+import type { Tool } from "../tool/mod.ts";
 
 /** What the user interface hears while tool calls run. */
 export interface ToolEvents {
@@ -47,6 +49,18 @@ export interface ToolCallRunnerOptions {
   redact?: (text: string) => string;
   /** Progress callbacks for the user interface. */
   events?: ToolEvents;
+  /** Keeps what each call may change in the workspace (absent: nothing is kept). */
+  checkpoints?: CheckpointHooks;
+}
+
+/**
+ * What a call may change in the workspace: the files it declares (`writes`), any file for a tool that is not
+ * read-only, nothing for a read-only one. Decided by the tool's declaration and approval class, not its name.
+ */
+export function fileEffect(tool: Tool, args: Record<string, unknown>): FileEffect | undefined {
+  const named = tool.writes?.(args);
+  if (named) return { files: named };
+  return tool.approval === "read_only" ? undefined : "any";
 }
 
 /** Runs the tool calls of one model response: approval, audit, concurrency, results back in call order. */
@@ -145,9 +159,13 @@ export class ToolCallRunner {
       ...(tool.preview ? { preview: () => tool.preview!(args, previewContext) } : {}),
     });
     if (!verdict.allowed) return fail(verdict.error ?? "Not approved", verdict.how);
+    const effect = fileEffect(tool, args);
+    const capture = effect && await this.#opts.checkpoints?.beforeCall({ tool: call.name, effect });
     const ranAt = performance.now();
     const result = await tool.run(args, this.#context(call, signal));
-    return { result, decision: verdict.how, ranAt };
+    const ran = performance.now() - ranAt;
+    await capture?.done();
+    return { result, decision: verdict.how, ranAt: performance.now() - ran };
   }
 
   #context(call: ToolCall, signal: AbortSignal): ToolContext {

@@ -46,7 +46,7 @@ export class NaviApp {
   readonly mcp: McpService;
   /** The `@mention` kinds of a user message: MCP resources, then workspace files. */
   readonly mentions: readonly MentionProvider[];
-  #closers: (() => void)[] = [];
+  #closers: (() => void | Promise<void>)[] = [];
 
   /** Register the built-ins and prepare plugins, MCP and secrets; nothing is loaded or connected yet. */
   constructor(opts: AppOptions) {
@@ -104,8 +104,8 @@ export class NaviApp {
     } catch { /* a log line must never break navi */ }
   }
 
-  /** Run `fn` at `close` (conversations release their sessions this way). */
-  onClose(fn: () => void): void {
+  /** Run (and await) `fn` at `close` (conversations release their sessions this way). */
+  onClose(fn: () => void | Promise<void>): void {
     this.#closers.push(fn);
   }
 
@@ -117,7 +117,7 @@ export class NaviApp {
     await this.plugins.close();
     for (const fn of this.#closers.splice(0)) {
       try {
-        fn();
+        await fn();
       } catch { /* closing one thing must not keep the others open */ }
     }
     await this.mcp.close();

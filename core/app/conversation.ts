@@ -1,4 +1,12 @@
 import { Agent, type AgentEvents } from "../agent/mod.ts";
+import {
+  Checkpoints,
+  CheckpointStore,
+  type RewindRequest,
+  type RewindResult,
+  rewindSession,
+  storeDir,
+} from "../checkpoints/mod.ts";
 import { ApprovalPolicy, type AskUser } from "../approval/mod.ts";
 import type { ApprovalMode } from "../config/mod.ts";
 import { ContextKeeper, loadInstructions, modelLimits, systemPrompt } from "../context/mod.ts";
@@ -25,6 +33,11 @@ export interface ConversationOptions {
   resume?: string;
   /** Resume the newest session started in this workspace (`--continue`). */
   continue?: boolean;
+  /**
+   * With `resume` or `continue`: fork that session instead (`--fork-session`): a new session with its history
+   * (`true`: all of it; a number: up to the end of that turn). The original is only read.
+   */
+  fork?: boolean | number;
   /** Asks the user for approval; without it, calls that need approval are refused. */
   ask?: AskUser;
   /** Progress callbacks for the user interface. */
@@ -43,8 +56,15 @@ export interface Conversation {
   tools: ToolList;
   /** Problems found while resuming (corrupt lines, unanswered tool calls), for the user. */
   warnings: string[];
-  /** Release the session (its lock); also done by `app.close()`. */
-  close(): void;
+  /** The session's checkpoint store (nothing is added to it when `checkpoints.enabled` is false). */
+  checkpoints: CheckpointStore;
+  /**
+   * Rewind to the end of a turn: the files, the conversation, or both (see `rewindSession`). The conversation
+   * the agent sends changes at once; deferred tool changes are folded at the next request.
+   */
+  rewind(req: Omit<RewindRequest, "root" | "store">): Promise<RewindResult>;
+  /** Release the session (its lock) and stop the checkpoint recorder; also done by `app.close()`. */
+  close(): Promise<void>;
   /** Whether this conversation continues a saved session. */
   resumed: boolean;
 }
@@ -60,7 +80,19 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     sandboxAllows: (tool) => tool === "bash" ? app.sandbox.autoAllows() : Promise.resolve(false),
   });
   const { session, loaded, warnings } = openSession(app, { ...opts, llm });
-  const close = () => session.close();
+  const recorder = app.config.checkpoints?.enabled === false ? undefined : new Checkpoints({
+    home: app.home,
+    sessionId: session.meta.id,
+    workspace: app.workspace,
+    settings: app.config.checkpoints,
+    notice: (line) => opts.events?.notice?.(line),
+  });
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    closing ??= (async () => {
+      session.close();
+      await recorder?.close();
+    })();
   app.onClose(close);
   const last = loaded?.requests.at(-1);
   const tools = new ToolList(app.registry, {
@@ -102,14 +134,32 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     events: opts.events,
     model: () => safeChoice(llm)?.model,
     beforeRequest: () => app.mcp.settle(),
+    checkpoints: recorder,
   });
-  return { agent, llm, policy, tools, warnings, close, resumed: loaded !== undefined };
+  const store = recorder?.store ?? new CheckpointStore(storeDir(app.home, session.meta.id));
+  const rewind = async (req: Omit<RewindRequest, "root" | "store">) => {
+    const root = await Deno.realPath(app.workspace);
+    const result = await rewindSession(session, { ...req, root, store });
+    if (result.conversation) tools.deferral.coldPoint();
+    return result;
+  };
+  return {
+    agent,
+    llm,
+    policy,
+    tools,
+    warnings,
+    checkpoints: store,
+    rewind,
+    close,
+    resumed: loaded !== undefined,
+  };
 }
 
 /** The session a conversation records to: a resumed one (with its warnings) or a new one. */
 function openSession(
   app: NaviApp,
-  opts: Pick<ConversationOptions, "resume" | "continue"> & { llm: LlmClient },
+  opts: Pick<ConversationOptions, "resume" | "continue" | "fork"> & { llm: LlmClient },
 ): { session: Session; loaded?: LoadedSession; warnings: string[] } {
   const redact = (text: string) => app.secrets.redact(text);
   let id = opts.resume;
@@ -117,8 +167,14 @@ function openSession(
     id = newestSessionIn(app.home, app.workspace);
     if (!id) throw new SessionError(`no session to continue in ${app.workspace}`);
   }
+  if (opts.fork !== undefined && opts.fork !== false && !id) {
+    throw new SessionError("--fork-session forks the session given with --resume <id> or --continue");
+  }
   if (id) {
-    const loaded = Session.load(app.home, resolveSessionId(app.home, id), { redact });
+    const resolved = resolveSessionId(app.home, id);
+    const loaded = opts.fork !== undefined && opts.fork !== false
+      ? Session.fork(app.home, resolved, { redact, turn: opts.fork === true ? undefined : opts.fork })
+      : Session.load(app.home, resolved, { redact });
     const warnings = [...loaded.warnings];
     const completed = loaded.session.completeToolCalls();
     if (completed) {

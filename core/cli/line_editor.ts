@@ -16,11 +16,17 @@ export type Completer = (
   cursor: number,
 ) => Completion | undefined | Promise<Completion | undefined>;
 
-/** How a read ended: a submitted line, Ctrl-D on an empty line, or Ctrl-C (Esc for a question). */
+/**
+ * How a read ended: a submitted line, Ctrl-D on an empty line, Ctrl-C (Esc for a question), or Esc pressed
+ * twice on an empty prompt (the REPL opens /rewind).
+ */
 export type LineResult = { kind: "line"; text: string } | { kind: "eof" } | {
   kind: "interrupt";
   text: string;
-};
+} | { kind: "double-escape" };
+
+/** Two Esc presses this close together on an empty prompt make a double Esc. */
+const DOUBLE_ESCAPE_MS = 1000;
 
 /** Options of one `readLine`. */
 export interface ReadLineOptions {
@@ -106,6 +112,7 @@ class EditSession {
   #historyIndex: number;
   #draft = "";
   #search?: Search;
+  #escapeAt = -Infinity;
 
   constructor(out: TermOut, opts: ReadLineOptions, nextPaste: () => number) {
     this.#out = out;
@@ -133,6 +140,12 @@ class EditSession {
       buf.deleteForward();
     } else if (key.name === "escape") {
       if (this.#opts.simple) return this.#finish({ kind: "interrupt", text: buf.text });
+      if (buf.text === "") {
+        if (performance.now() - this.#escapeAt < DOUBLE_ESCAPE_MS) {
+          return this.#finish({ kind: "double-escape" });
+        }
+        this.#escapeAt = performance.now();
+      }
     } else if (key.name === "tab" && !key.shift) await this.#complete();
     else if (key.ctrl && key.name === "r" && this.#opts.history) {
       this.#search = { query: "", index: -1, saved: { text: buf.text, cursor: buf.cursor } };

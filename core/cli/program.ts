@@ -43,6 +43,10 @@ export function buildProgram(commander: typeof Commander, deps: ProgramDeps) {
     .addOption(modes)
     .option("--resume [id]", "resume a saved session (id or unique prefix; without one, pick from a list)")
     .option("-c, --continue", "resume the newest session in this directory")
+    .option(
+      "--fork-session [turn]",
+      "with --resume or --continue: continue in a new session with its history (up to the end of a turn)",
+    )
     .argument("[words...]")
     .configureOutput({
       writeOut: (text) => deps.out.write(text),
@@ -50,8 +54,13 @@ export function buildProgram(commander: typeof Commander, deps: ProgramDeps) {
       outputError: (text, write) =>
         write(`navi: ${text.replace(/^error: /, "").trim()} (navi --help lists the commands and options)\n`),
     })
-    .action(async (words, opts) => {
+    .action(async (words, given) => {
       if (words.length) throw new Error(unexpectedWords(words));
+      const { forkSession, ...rest } = given;
+      const opts = { ...rest, fork: forkTurn(forkSession) };
+      if (opts.fork !== undefined && !opts.resume && !opts.continue) {
+        throw new Error("--fork-session needs --resume <id> or --continue: it forks that session");
+      }
       const app = await deps.createApp({ mcp: true });
       if (opts.print !== undefined) {
         const { printCommand } = await import("./commands/print.ts");
@@ -66,12 +75,30 @@ export function buildProgram(commander: typeof Commander, deps: ProgramDeps) {
       const { runRepl } = await import("./repl.ts");
       deps.exit(await runRepl(app, opts));
     });
-  for (const build of [toolsSubcommand, doctorSubcommand, sessionsSubcommand, sandboxSubcommand]) {
+  for (
+    const build of [
+      toolsSubcommand,
+      doctorSubcommand,
+      sessionsSubcommand,
+      rewindSubcommand,
+      sandboxSubcommand,
+    ]
+  ) {
     program.addCommand(build(commander, deps));
   }
   program.addCommand(mcpCommand(commander, deps));
   program.addCommand(pluginsCommand(commander, deps));
   return program;
+}
+
+/** `--fork-session [turn]` as ConversationOptions.fork: absent, true (all of the history) or a turn number. */
+function forkTurn(value: string | boolean | undefined): boolean | number | undefined {
+  if (value === undefined || value === false) return undefined;
+  if (value === true) return true;
+  if (!/^\d+$/.test(value)) {
+    throw new Error(`--fork-session takes a turn number, not ${JSON.stringify(value)}`);
+  }
+  return Number(value);
 }
 
 function unexpectedWords(words: string[]): string {
@@ -149,6 +176,28 @@ function sessionsSubcommand({ Command }: typeof Commander, deps: ProgramDeps) {
         import("./commands/sessions.ts"),
       ]);
       deps.out.write(sessionsCommand(naviHome(), opts) + "\n");
+    });
+}
+
+/** `navi rewind <session> --list | --to <turn> [--code|--conversation] [--yes]`. */
+function rewindSubcommand({ Command }: typeof Commander, deps: ProgramDeps) {
+  return new Command("rewind")
+    .description("list a session's turns, or put its files and/or conversation back as at the end of a turn")
+    .argument("<session>", "session id or unique prefix (navi sessions lists them)")
+    .option("--list", "the turns: time, files changed, prompt (the default without --to)")
+    .option("--json", "with --list: the turns as JSON")
+    .option("--to <turn>", "go back to the end of this turn (0: before the first)")
+    .option("--code", "only the files")
+    .option("--conversation", "only the conversation")
+    .option("--yes", "overwrite files changed since navi left them without asking")
+    .action(async (session, opts) => {
+      const app = await deps.createApp({ plugins: "skip" });
+      const [{ rewindCommand }, { makeStyle }] = await Promise.all([
+        import("./commands/rewind.ts"),
+        import("./style.ts"),
+      ]);
+      const style = makeStyle(Deno.stdout.isTerminal());
+      deps.exit(await rewindCommand(app, session, { ...opts, out: deps.out, err: deps.err, style }));
     });
 }
 

@@ -39,6 +39,8 @@ export interface ReplOptions {
   /** A session id (or unique prefix) to resume; `true`: pick one from a list. */
   resume?: string | true;
   continue?: boolean;
+  /** Fork the resumed session instead (`--fork-session [turn]`). */
+  fork?: boolean | number;
   /** Extra slash commands (plugins, MCP). */
   commands?: SlashCommand[];
 }
@@ -110,12 +112,13 @@ class Repl {
     };
   }
 
-  /** Switch to a new or resumed conversation (`/new`, `/resume`). */
-  #open(resume?: { id?: string }): void {
-    this.#convo?.close();
+  /** Switch to a new, resumed or forked conversation (`/clear`, `/resume`, `/fork`). */
+  #open(resume?: { id?: string; fork?: boolean | number }): void {
+    void this.#convo?.close();
     this.#convo = openConversation(this.#app, {
       ...this.#opts,
       resume: resume?.id,
+      fork: resume?.fork,
       continue: false,
       approval: this.#convo?.policy.mode ?? this.#opts.approval,
       ask: this.#ask(),
@@ -202,6 +205,10 @@ class Repl {
     while (!this.#exiting) {
       const r = await io.read({ prompt: style.bold("› "), complete });
       if (r.kind === "eof") break;
+      if (r.kind === "double-escape") {
+        await this.#step(() => this.#slash("/rewind", ctx));
+        continue;
+      }
       if (r.kind === "interrupt") {
         if (!r.text.trim()) {
           if (Date.now() - lastInterrupt < 2000) break;
@@ -302,6 +309,7 @@ class Repl {
       term: this.#io.term,
       sessions: () => this.#sessions(),
       resume: (id) => this.#open({ id }),
+      fork: (turn) => this.#open({ id: this.#convo.agent.session.meta.id, fork: turn ?? true }),
       ask: (prompt) => this.#io.ask(prompt),
       modelsListed: (ids) => void (this.#models = ids),
       submit: (text) => this.#turn(text),

@@ -7,6 +7,7 @@ import { mcpAdd, mcpRemove, mcpSlashCommands } from "./commands/mcp.ts";
 import { permissionsSlashCommand } from "./commands/permissions.ts";
 import { pluginSlashCommands } from "./commands/plugins.ts";
 import { resumeSlashCommand } from "./commands/resume.ts";
+import { forkSlashCommand, rewindSlashCommand } from "./commands/rewind.ts";
 import { usageSlashCommand } from "./commands/usage.ts";
 import type { Sink } from "../output/mod.ts";
 import { type SlashCommand, type SlashContext, slashTable } from "./slash.ts";
@@ -27,6 +28,8 @@ export interface ReplParts {
   term?: TermOut;
   sessions: SlashContext["sessions"];
   resume(id: string): void;
+  /** Fork the current session (see SlashContext.fork). */
+  fork(turn?: number): void;
   ask(prompt: string): Promise<string | undefined>;
   modelsListed(ids: string[]): void;
   /** Run a user turn with `text` (an expanded MCP prompt). */
@@ -71,6 +74,7 @@ export function slashContext(app: NaviApp, parts: ReplParts): SlashContext {
     clearScreen: () => parts.term?.write("\x1b[2J\x1b[3J\x1b[H"),
     sessions: parts.sessions,
     resume: parts.resume,
+    fork: parts.fork,
     ask: parts.ask,
     submit: parts.submit,
     prices: app.config.prices,
@@ -88,6 +92,8 @@ export function replCommands(extra: SlashCommand[] = []): SlashCommand[] {
     usageSlashCommand(),
     permissionsSlashCommand(),
     resumeSlashCommand(),
+    rewindSlashCommand(),
+    forkSlashCommand(),
     ...pluginSlashCommands(),
     ...mcpSlashCommands(),
     ...extra,

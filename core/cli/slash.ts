@@ -64,6 +64,8 @@ export interface SlashContext {
   sessions(): SessionSummary[];
   /** Resume a saved session (id or unique prefix): it becomes the conversation. Throws SessionError. */
   resume(id: string): void;
+  /** Fork the current session (up to the end of `turn`; all of it without): the fork becomes the conversation. */
+  fork?(turn?: number): void;
   /** Ask one line; undefined when cancelled or nobody can answer (piped input). */
   ask(prompt: string): Promise<string | undefined>;
   /** Prices per model from config.json. */

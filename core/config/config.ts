@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   APPROVAL_MODES,
+  type CheckpointSettings,
   type Config,
   DEFER_MODES,
   type McpServerConfig,
@@ -117,6 +118,14 @@ const SandboxSchema = z.strictObject({
   auto_allow: z.boolean().optional(),
 });
 
+const CheckpointsSchema = z.strictObject({
+  enabled: z.boolean().optional(),
+  max_file_mb: z.number().positive().optional(),
+  max_session_mb: z.number().positive().optional(),
+  keep_sessions: z.number().int().min(1).optional(),
+  max_files: z.number().int().positive().optional(),
+});
+
 const RetrySchema = z.strictObject({
   max_retries: z.number().int().min(0).optional(),
   max_wait_s: z.number().min(0).optional(),
@@ -131,6 +140,7 @@ const ConfigSchema = z.strictObject({
   mcp_servers: z.record(z.string(), McpServerSchema).optional(),
   approval: ApprovalSchema.optional(),
   sandbox: SandboxSchema.optional(),
+  checkpoints: CheckpointsSchema.optional(),
   features: z.record(z.string(), z.boolean()).optional(),
   plugins: z.record(z.string(), PluginSettingsSchema).optional(),
   tools: ToolsSchema.optional(),
@@ -174,6 +184,7 @@ type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ?
 const _configMatches: Same<z.output<typeof ConfigSchema>, Config> = true;
 const _serverMatches: Same<z.output<typeof McpServerSchema>, McpServerConfig> = true;
 const _sandboxMatches: Same<z.output<typeof SandboxSchema>, SandboxSettings> = true;
+const _checkpointsMatch: Same<z.output<typeof CheckpointsSchema>, CheckpointSettings> = true;
 const _toolsMatch: Same<z.output<typeof ToolsSchema>, ToolSettings> = true;
 const _pluginMatches: Same<z.output<typeof PluginSettingsSchema>, PluginSettings> = true;
 const _permissionsMatch: Same<z.output<typeof permissionsSchema>, PermissionSettings> = true;

@@ -85,6 +85,20 @@ export interface SandboxSettings {
   auto_allow?: boolean;
 }
 
+/** The `checkpoints` section: what navi keeps so that `/rewind` and `navi rewind` can restore files. */
+export interface CheckpointSettings {
+  /** Keep checkpoints of the files navi's tools change (default true). */
+  enabled?: boolean;
+  /** Files larger than this many megabytes are not kept (default 10). */
+  max_file_mb?: number;
+  /** A session's store keeps at most this many megabytes of file contents (default 500). */
+  max_session_mb?: number;
+  /** Checkpoint stores of this many recent sessions are kept; older ones are deleted (default 20). */
+  keep_sessions?: number;
+  /** In a workspace with more files than this, what bash changes is not kept (default 100000). */
+  max_files?: number;
+}
+
 /** The `retry` section: how failed model requests (429, 5xx, 408, 409, connection failures) are retried. */
 export interface RetrySettings {
   /** Retries after the first try (default 3). */
@@ -179,6 +193,8 @@ export interface Config {
   approval?: ApprovalSettings;
   /** How bash commands are confined by the OS. */
   sandbox?: SandboxSettings;
+  /** What navi keeps for rewinding files. */
+  checkpoints?: CheckpointSettings;
   /** `{ "<tool name or glob>": false }` switches tools off. */
   features?: Record<string, boolean>;
   /** Per-plugin settings: `plugins.<name>` (file stem or folder name) is handed to that plugin. */

@@ -67,3 +67,9 @@ export function acquireLock(path: string): HeldLock | { heldBy: number } {
   const pid = holder(path);
   return { heldBy: pid ?? 0 };
 }
+
+/** Whether the session file `file` is open in a live navi process other than this one. */
+export function inUse(file: string): boolean {
+  const pid = holder(`${file}.lock`);
+  return pid !== undefined && pid !== Deno.pid && processAlive(pid);
+}

@@ -4,5 +4,20 @@
  * @module
  */
 export { listSessions, newestSessionIn, resolveSessionId, type SessionSummary } from "./list.ts";
-export type { AuditRecord, DeferredState, RequestRecord, RewriteRecord, SessionMeta } from "./records.ts";
-export { type LoadedSession, Session, SessionError, type SessionOptions } from "./session.ts";
+export type {
+  AuditRecord,
+  CheckpointRecord,
+  DeferredState,
+  RequestRecord,
+  RewriteRecord,
+  SessionMeta,
+} from "./records.ts";
+export {
+  type LoadedSession,
+  readSession,
+  Session,
+  SessionError,
+  sessionInUse,
+  type SessionOptions,
+  type SessionView,
+} from "./session.ts";

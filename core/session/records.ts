@@ -14,6 +14,27 @@ export interface SessionMeta {
   provider?: string;
   /** The model at creation, when one could be resolved. */
   model?: string;
+  /** A fork: the session it was copied from and the checkpoint whose history it took (absent: all of it). */
+  forked_from?: { id: string; turn?: number };
+}
+
+/**
+ * A checkpoint: the point just before a user turn (or a rewind) that `navi rewind` can go back to. The file's
+ * records up to it are the conversation at that point; the checkpoint store keeps the files changed after it.
+ */
+export interface CheckpointRecord {
+  /** Its number in the session, from 1 (a turn's number is its checkpoint's). */
+  n: number;
+  /** When it was taken (ISO 8601). */
+  at: string;
+  /** Before a user turn, or before a rewind (so that the rewind can be undone). */
+  kind: "turn" | "rewind";
+  /** The turn's prompt, cut to 200 characters. */
+  prompt?: string;
+  /** A rewind: the turn it went back to (its end) and what it restored. */
+  to?: number;
+  /** A rewind: `code`, `conversation` or both. */
+  restored?: "both" | "code" | "conversation";
 }
 
 /** One audit record per tool call; never sent to the model. */
@@ -65,15 +86,16 @@ export type SessionRecord =
   | ({ type: "deferred" } & DeferredState)
   | ({ type: "audit"; at: string } & AuditRecord)
   | ({ type: "usage"; model: string } & Usage)
-  | ({ type: "rewrite" } & RewriteRecord);
+  | ({ type: "rewrite" } & RewriteRecord)
+  | ({ type: "checkpoint" } & CheckpointRecord);
 
 /**
  * The conversation was rewritten: from this record on it is `messages` (plus what follows). Written by
- * compaction and by `/context reload`; the messages before it stay in the file for audit.
+ * compaction, by `/context reload` and by a rewind; the messages before it stay in the file for audit.
  */
 export interface RewriteRecord {
-  /** Why: a compaction (automatic or `/compact`) or reloaded project instructions. */
-  reason: "compaction" | "instructions";
+  /** Why: a compaction (automatic or `/compact`), reloaded project instructions, or a rewind to a turn. */
+  reason: "compaction" | "instructions" | "rewind";
   /** The conversation from here on. */
   messages: Message[];
   /** The summary the compaction produced. */
@@ -97,4 +119,18 @@ export function parseLines(text: string): { records: SessionRecord[]; bad: numbe
     }
   });
   return { records, bad };
+}
+
+/**
+ * The conversation as the records say it is: each message appended, each rewrite replacing it. With `until`,
+ * only the records before the checkpoint of that number count (the conversation at that checkpoint).
+ */
+export function replayMessages(records: SessionRecord[], until?: number): Message[] {
+  let messages: Message[] = [];
+  for (const r of records) {
+    if (r.type === "checkpoint" && until !== undefined && r.n === until) break;
+    if (r.type === "message") messages.push(r.message);
+    else if (r.type === "rewrite") messages = [...r.messages];
+  }
+  return messages;
 }

@@ -1,10 +1,12 @@
 import { join } from "node:path";
 import type { OpenAITool } from "../tool/mod.ts";
-import { acquireLock, type HeldLock } from "./lock.ts";
+import { acquireLock, type HeldLock, inUse } from "./lock.ts";
 import {
   type AuditRecord,
+  type CheckpointRecord,
   type DeferredState,
   parseLines,
+  replayMessages,
   type RequestRecord,
   type RewriteRecord,
   type SessionMeta,
@@ -27,6 +29,42 @@ export interface LoadedSession {
 }
 
 const withoutType = <T extends { type: string }>({ type: _type, ...rest }: T): Omit<T, "type"> => rest;
+
+/** A session as read without taking it: for listings and forks (another process may have it open). */
+export interface SessionView {
+  /** Its metadata record. */
+  meta: SessionMeta;
+  /** Its checkpoints, in order. */
+  checkpoints: CheckpointRecord[];
+  /** Its conversation now. */
+  messages: Message[];
+  /** Whether a live navi process other than this one has it open. */
+  inUse: boolean;
+}
+
+/** Read session `id` without locking it. Throws a SessionError when it is missing or not a session. */
+export function readSession(home: string, id: string): SessionView {
+  if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new SessionError(`invalid session id ${JSON.stringify(id)}`);
+  const file = join(home, "sessions", `${id}.jsonl`);
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(file);
+  } catch {
+    throw new SessionError(`no session with id ${id} (looked for ${file})`);
+  }
+  const { records } = parseLines(text);
+  const meta = records.find((r) => r.type === "meta") as SessionMeta | undefined;
+  if (!meta) throw new SessionError(`${file}: no metadata record; the file is not a navi session`);
+  const checkpoints = records.filter((r) => r.type === "checkpoint").map((r) =>
+    withoutType(r as CheckpointRecord & { type: string })
+  ) as CheckpointRecord[];
+  return { meta, checkpoints, messages: replayMessages(records), inUse: inUse(file) };
+}
+
+/** Whether session `id` is open in a live navi process other than this one (its lock names that process). */
+export function sessionInUse(home: string, id: string): boolean {
+  return inUse(join(home, "sessions", `${id}.jsonl`));
+}
 
 /** A missing, unreadable or busy session. */
 export class SessionError extends Error {}
@@ -70,6 +108,8 @@ export class Session {
   #lock: HeldLock;
   /** Tokens used by this session's model requests, by model (read back on resume). */
   readonly usage: Record<string, Usage> = {};
+  /** The checkpoints taken so far (one before each user turn and each rewind), in order. */
+  readonly checkpoints: CheckpointRecord[] = [];
 
   private constructor(file: string, meta: SessionMeta, opts: SessionOptions & { lock: HeldLock }) {
     this.file = file;
@@ -112,6 +152,55 @@ export class Session {
     }
   }
 
+  /**
+   * Fork session `id`: a new session (new id, locked for this process) with the records of the original up to
+   * the end of turn `turn` (before checkpoint `turn + 1`; all of them without `turn`). The original is only
+   * read, never locked or changed, so a live session can be forked. Token usage is not carried over.
+   */
+  static fork(home: string, id: string, opts: SessionOptions & { turn?: number } = {}): LoadedSession {
+    if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new SessionError(`invalid session id ${JSON.stringify(id)}`);
+    const from = join(home, "sessions", `${id}.jsonl`);
+    let text: string;
+    try {
+      text = Deno.readTextFileSync(from);
+    } catch {
+      throw new SessionError(`no session with id ${id} (looked for ${from})`);
+    }
+    const { records } = parseLines(text);
+    const meta = records.find((r) => r.type === "meta") as SessionMeta | undefined;
+    if (!meta) throw new SessionError(`${from}: no metadata record; the file is not a navi session`);
+    const marks = records.filter((r) => r.type === "checkpoint").map((r) => (r as CheckpointRecord).n);
+    const last = marks.at(-1) ?? 0;
+    if (opts.turn !== undefined && (!Number.isInteger(opts.turn) || opts.turn < 0 || opts.turn > last)) {
+      throw new SessionError(`session ${id} has turns 1 to ${last}; cannot fork at turn ${opts.turn}`);
+    }
+    const end = opts.turn === undefined
+      ? records.length
+      : records.findIndex((r) => r.type === "checkpoint" && r.n === opts.turn! + 1);
+    const kept = records.slice(0, end < 0 ? records.length : end)
+      .filter((r) => r.type !== "meta" && r.type !== "usage");
+    const dir = join(home, "sessions");
+    const forked_from = { id: meta.id, ...(opts.turn === undefined ? {} : { turn: opts.turn }) };
+    const full: SessionMeta = {
+      id: newId(),
+      created: new Date().toISOString(),
+      cwd: meta.cwd,
+      provider: meta.provider,
+      model: meta.model,
+      forked_from,
+    };
+    const file = join(dir, `${full.id}.jsonl`);
+    const lock = lockSession(file);
+    try {
+      const lines = [{ type: "meta", ...full }, ...kept].map((r) => JSON.stringify(r) + "\n").join("");
+      Deno.writeTextFileSync(file, (opts.redact ?? ((t) => t))(lines), { createNew: true, mode: 0o600 });
+      return Session.#read(file, { ...opts, lock });
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+  }
+
   static #read(file: string, opts: SessionOptions & { lock: HeldLock }): LoadedSession {
     let text: string;
     try {
@@ -129,6 +218,7 @@ export class Session {
       cwd: meta.cwd,
       provider: meta.provider,
       model: meta.model,
+      ...(meta.forked_from ? { forked_from: meta.forked_from } : {}),
     }, opts);
     let tools: readonly OpenAITool[] | undefined;
     let deferred: DeferredState | undefined;
@@ -140,6 +230,7 @@ export class Session {
       else if (r.type === "request") requests.push(withoutType(r));
       else if (r.type === "deferred") deferred = withoutType(r);
       else if (r.type === "usage") session.#addUsage(r.model, r);
+      else if (r.type === "checkpoint") session.checkpoints.push(withoutType(r));
     }
     const tornNote = torn
       ? " (the last line was cut off mid-write; new records start on a line of their own)"
@@ -176,6 +267,30 @@ export class Session {
   rewrite(record: RewriteRecord): void {
     this.messages = [...record.messages];
     this.#write({ type: "rewrite", ...record });
+  }
+
+  /**
+   * Take the next checkpoint (numbered from 1): the point before a user turn or a rewind. Returns its record.
+   */
+  checkpoint(opts: Omit<CheckpointRecord, "n" | "at">): CheckpointRecord {
+    const record: CheckpointRecord = {
+      n: (this.checkpoints.at(-1)?.n ?? 0) + 1,
+      at: new Date().toISOString(),
+      ...opts,
+      ...(opts.prompt === undefined ? {} : { prompt: opts.prompt.slice(0, 200) }),
+    };
+    this.checkpoints.push(record);
+    this.#write({ type: "checkpoint", ...record });
+    return record;
+  }
+
+  /**
+   * The conversation as it was at checkpoint `n` (its records read back from the file), or the conversation
+   * now when there is no checkpoint `n` (the end of the last turn).
+   */
+  conversationAt(n: number): Message[] {
+    const { records } = parseLines(Deno.readTextFileSync(this.file));
+    return replayMessages(records, this.checkpoints.some((c) => c.n === n) ? n : undefined);
   }
 
   /** Record the model-facing tool list after a change (read back by `load` for a resume). */

@@ -20,6 +20,7 @@ export function defineTool<S extends ParametersSchema>(spec: ToolSpec<S>): Tool 
     validate: zodValidator(spec.name, spec.parameters),
     handler: (args, ctx) => spec.handler(args, ctx),
     preview: spec.preview && ((args, ctx) => spec.preview!(args, ctx)),
+    writes: spec.writes && ((args) => spec.writes!(args)),
   });
 }
 
@@ -66,6 +67,7 @@ function buildTool<A>(
     validate: (raw: unknown) => A;
     handler: (args: A, ctx: ToolContext) => unknown;
     preview?: (args: A, ctx: ToolContext) => ToolPreview | undefined | Promise<ToolPreview | undefined>;
+    writes?: (args: A) => string[];
   },
 ): Tool {
   const timeoutMs = spec.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -90,6 +92,17 @@ function buildTool<A>(
         return { ok: false, error: errorMessage(err) };
       }
     },
+    ...(parts.writes
+      ? {
+        writes(raw: unknown) {
+          try {
+            return parts.writes!(parts.validate(raw));
+          } catch {
+            return undefined;
+          }
+        },
+      }
+      : {}),
     ...(parts.preview
       ? {
         async preview(raw: unknown, ctx: ToolContext) {

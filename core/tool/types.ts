@@ -121,6 +121,12 @@ export interface ToolSpec<S extends ParametersSchema> extends ToolOptions {
     args: S["_zod"]["output"],
     ctx: ToolContext,
   ): ToolPreview | undefined | Promise<ToolPreview | undefined>;
+  /**
+   * The files a call writes, when they are exactly the ones its arguments name (paths as given, relative to
+   * the workspace or absolute). Checkpoints then keep just those; a tool without it that is not read-only
+   * may change any file, and checkpoints watch the whole workspace around its calls.
+   */
+  writes?(args: S["_zod"]["output"]): string[];
 }
 
 /** A tool whose parameters are already JSON Schema (MCP tools); the server validates arguments. */
@@ -155,6 +161,8 @@ export interface Tool {
   readonly inputSchema: Record<string, unknown>;
   /** Validate raw arguments (JSON text or object), run the handler, apply timeout and truncation. Never throws. */
   run(args: unknown, ctx: ToolContext): Promise<ToolResult>;
+  /** The files a call writes, for tools that declare them (see `ToolSpec.writes`); undefined otherwise. */
+  writes?(args: unknown): string[] | undefined;
   /** What a call would change (tools that define a preview); undefined when unknown. Never throws. */
   preview?(args: unknown, ctx: ToolContext): Promise<ToolPreview | undefined>;
   /** A call is on its way (the model is still streaming it): get ready (a plugin tool starts its worker). */

@@ -17,7 +17,7 @@ export interface NaviProcess {
 export function spawnNavi(
   args: string[],
   opts: { home: string; cwd?: string; env?: Record<string, string>; stdin?: boolean; timeoutMs?: number },
-): NaviProcess & { write(text: string): Promise<void> } {
+): NaviProcess & { write(text: string): Promise<void>; end(): Promise<void> } {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", MAIN, ...args],
     cwd: opts.cwd ?? opts.home,
@@ -49,6 +49,7 @@ export function spawnNavi(
     stderr: () => err,
     done,
     write: async (text) => await writer!.write(new TextEncoder().encode(text)),
+    end: async () => await writer!.close(),
   };
 }
 

@@ -26,6 +26,8 @@ export interface PrintOptions {
   approval?: ApprovalMode;
   resume?: string;
   continue?: boolean;
+  /** Fork the resumed session instead (`--fork-session [turn]`). */
+  fork?: boolean | number;
 }
 
 async function readStdin(): Promise<string> {

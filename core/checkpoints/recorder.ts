@@ -1,0 +1,351 @@
+// The recorder of one conversation: the checkpoint before each user turn, and around each tool call that may
+// change files, what it changed (the content before and after, kept in the session's store).
+import { basename, dirname, join, relative, resolve } from "node:path";
+import type { CheckpointSettings } from "../config/mod.ts";
+import { isInside } from "../workspace/mod.ts";
+import { DonorIndex, type FileChange, TooManyFiles, WorkspaceIndex } from "./index.ts";
+import { IgnoreRules, loadIgnore } from "./ignore.ts";
+import { findDonor, pruneStores } from "./prune.ts";
+import { type ChangeRecord, CheckpointStore, type FileVersion, storeDir } from "./store.ts";
+import { ChangeWatch } from "./watch.ts";
+
+/**
+ * What a tool call may change in the workspace: the files its arguments name (write_file, edit_file), or any
+ * file (a program it runs: bash; a plugin or MCP tool that is not read-only).
+ */
+export type FileEffect = { files: string[] } | "any";
+
+/** A tool call under way whose changes are being captured; `done` records them once the call ended. */
+export interface CallCapture {
+  /** The call ended: record what it changed. Never throws. */
+  done(): Promise<void>;
+}
+
+/** What the agent calls: before each user turn, and around each call that may change files. */
+export interface CheckpointHooks {
+  /** Checkpoint `n` was taken before a user turn: later changes belong to it. */
+  beginTurn(n: number): void;
+  /** A call of `tool` with `effect` is about to run: keep what it may change. Never throws. */
+  beforeCall(call: { tool: string; effect: FileEffect }): Promise<CallCapture | undefined>;
+}
+
+/** How a recorder is set up. */
+export interface RecorderOptions {
+  /** navi's home (the store goes under `sessions/<id>/checkpoints`; left out of the workspace when inside it). */
+  home: string;
+  /** The session the checkpoints belong to. */
+  sessionId: string;
+  /** The workspace root. */
+  workspace: string;
+  /** The `checkpoints` section of config.json. */
+  settings?: CheckpointSettings;
+  /** One line for the user (what is not kept, and why). */
+  notice?(line: string): void;
+}
+
+const MB = 1024 * 1024;
+/** navi's own folders, left out when navi's home is the workspace itself. */
+const NAVI_FOLDERS = ["sessions", "cache", "logs", "auth", "history"];
+const WHY: Record<string, string> = {
+  size: "over the size limit",
+  cap: "the session's store is full",
+  ignored: ".gitignore",
+  unreadable: "unreadable",
+  outside: "outside the workspace",
+};
+
+interface Setup {
+  root: string;
+  rules: IgnoreRules;
+  index: WorkspaceIndex;
+}
+
+/**
+ * Records checkpoints for one session. The first user turn starts, in the background, a look at every file of
+ * the workspace (its content kept, or hard-linked from an earlier session's store when unchanged) and a watch
+ * of file events; a call that may change any file then costs two fences on the event stream plus a look at
+ * the paths the events name (or a walk of the workspace when the events cannot be trusted to be complete).
+ */
+export class Checkpoints implements CheckpointHooks {
+  /** The session's store. */
+  readonly store: CheckpointStore;
+  #opts: RecorderOptions;
+  #n = 0;
+  #setup?: Promise<Setup | undefined>;
+  #baseline?: Promise<boolean>;
+  #watch?: ChangeWatch;
+  #off?: string;
+  #closing = false;
+  #lock: Promise<unknown> = Promise.resolve();
+  #noted = new Set<string>();
+
+  /** A recorder for the session in `opts`; nothing is read or watched before the first turn. */
+  constructor(opts: RecorderOptions) {
+    this.#opts = opts;
+    const capBytes = (opts.settings?.max_session_mb ?? 500) * MB;
+    this.store = new CheckpointStore(storeDir(opts.home, opts.sessionId), { capBytes });
+  }
+
+  /** Checkpoint `n` was taken before a user turn; the first one starts the background look. */
+  beginTurn(n: number): void {
+    this.#n = n;
+    void this.#startBaseline();
+  }
+
+  /** Checkpoint `n` was taken before a rewind: the rewind's own changes belong to it. */
+  setCheckpoint(n: number): void {
+    this.#n = n;
+  }
+
+  /** A call is about to run: keep what it may change (nothing when checkpoints are off). */
+  async beforeCall(call: { tool: string; effect: FileEffect }): Promise<CallCapture | undefined> {
+    if (this.#off || this.#closing) return undefined;
+    const release = await this.#acquire();
+    try {
+      const capture = call.effect === "any"
+        ? await this.#beforeAny(call.tool)
+        : await this.#beforeFiles(call.tool, call.effect.files);
+      if (!capture) release();
+      return capture && {
+        done: async () => {
+          try {
+            await capture();
+          } catch (err) {
+            this.#disable(err);
+          } finally {
+            release();
+          }
+        },
+      };
+    } catch (err) {
+      this.#disable(err);
+      release();
+      return undefined;
+    }
+  }
+
+  async #acquire(): Promise<() => void> {
+    let release!: () => void;
+    const next = new Promise<void>((r) => (release = r));
+    const prev = this.#lock;
+    this.#lock = prev.then(() => next);
+    await prev;
+    return release;
+  }
+
+  #prepare(): Promise<Setup | undefined> {
+    this.#setup ??= (async () => {
+      const root = await Deno.realPath(this.#opts.workspace);
+      const home = await Deno.realPath(this.#opts.home).catch(() => resolve(this.#opts.home));
+      const excluded = home === root
+        ? NAVI_FOLDERS
+        : isInside(root, home)
+        ? [relative(root, home).split("\\").join("/")]
+        : [];
+      const rules = new IgnoreRules(root, await loadIgnore(), { excluded });
+      const maxFileBytes = (this.#opts.settings?.max_file_mb ?? 10) * MB;
+      return { root, rules, index: new WorkspaceIndex(root, { rules, store: this.store, maxFileBytes }) };
+    })().catch((err) => {
+      this.#disable(err);
+      return undefined;
+    });
+    return this.#setup;
+  }
+
+  #startBaseline(): Promise<boolean> {
+    this.#baseline ??= this.#look().catch((err) => {
+      if (err instanceof TooManyFiles) {
+        this.#note(
+          `checkpoints: ${err.message}: what commands change is not kept; write_file and edit_file are`,
+        );
+      } else this.#disable(err);
+      return false;
+    });
+    return this.#baseline;
+  }
+
+  /** The first look: watch, then walk the whole workspace, keeping every file's content. */
+  async #look(): Promise<boolean> {
+    const setup = await this.#prepare();
+    if (!setup || this.#closing) return false;
+    const { root, index } = setup;
+    try {
+      this.#watch = ChangeWatch.start(root, join(this.store.dir, "fences"));
+    } catch (err) {
+      this.#note(`checkpoints: no file watch (${(err as Error).message}); each command walks the workspace`);
+    }
+    const keep = this.#opts.settings?.keep_sessions ?? 20;
+    try {
+      pruneStores(this.#opts.home, { keep, current: this.#opts.sessionId });
+    } catch { /* pruning is housekeeping */ }
+    const own = this.store.readJson("index.json");
+    const donorStore = own ? undefined : findDonor(this.#opts.home, { except: this.#opts.sessionId, root });
+    const donor = own
+      ? new DonorIndex(own, (hash) => this.store.has(hash))
+      : donorStore && new DonorIndex(donorStore.readJson("index.json"), (hash, size) =>
+        this.store.linkObject(donorStore, hash, size));
+    const maxFiles = this.#opts.settings?.max_files ?? 100_000;
+    await index.walk("", { pause: () => this.#pause(), donor, maxFiles });
+    this.store.writeJson("workspace.json", { root });
+    this.store.writeJson("index.json", index);
+    return true;
+  }
+
+  #pause(): Promise<void> {
+    if (this.#closing) return Promise.reject(new Error("navi is closing"));
+    return new Promise((r) => setTimeout(r, 0));
+  }
+
+  async #beforeAny(tool: string): Promise<(() => Promise<void>) | undefined> {
+    if (!(await this.#startBaseline()) || this.#off) return undefined;
+    const setup = (await this.#prepare())!;
+    await this.#sync(setup);
+    const n = this.#n;
+    return async () => {
+      const changes = await this.#sync(setup);
+      this.#record(n, tool, changes);
+      this.#tellIgnored(setup.index);
+    };
+  }
+
+  /** Bring the index up to date: the paths the watch names, or a walk of everything. */
+  async #sync(setup: Setup): Promise<FileChange[]> {
+    const settled = this.#watch && !this.#watch.failed ? await this.#watch.settle() : "unknown";
+    if (settled === "unknown") return await setup.index.walk("");
+    return await setup.index.paths(settled.paths);
+  }
+
+  async #beforeFiles(tool: string, paths: string[]): Promise<(() => Promise<void>) | undefined> {
+    const setup = await this.#prepare();
+    if (!setup) return undefined;
+    const targets: { rel: string; full: string; before: FileVersion | null }[] = [];
+    const skipped: { path: string; why: string }[] = [];
+    for (const path of paths) {
+      const full = resolve(this.#opts.workspace, path);
+      const rel = await this.#relative(setup.root, full);
+      if (rel === undefined) skipped.push({ path, why: "outside" });
+      else if (setup.rules.ignored(rel, false)) skipped.push({ path: rel, why: "ignored" });
+      else targets.push({ rel, full, before: this.#version(full) });
+    }
+    this.#tellSkipped(skipped);
+    if (!targets.length) return undefined;
+    const n = this.#n;
+    return () => {
+      const changes: FileChange[] = [];
+      for (const t of targets) {
+        const after = this.#version(t.full);
+        if (!sameVersion(t.before, after)) changes.push({ path: t.rel, before: t.before, after });
+        const info = lstat(t.full);
+        if (info?.isFile) setup.index.observe(t.rel, info);
+      }
+      this.#record(n, tool, changes);
+      return Promise.resolve();
+    };
+  }
+
+  /** The workspace-relative path of `full` (its folder's real path), or undefined when it is outside. */
+  async #relative(root: string, full: string): Promise<string | undefined> {
+    let dir = dirname(full);
+    const tail = [basename(full)];
+    while (true) {
+      const real = await Deno.realPath(dir).catch(() => undefined);
+      if (real !== undefined) {
+        const at = join(real, ...tail);
+        return isInside(root, at) && at !== root ? relative(root, at).split("\\").join("/") : undefined;
+      }
+      if (dirname(dir) === dir) return undefined;
+      tail.unshift(basename(dir));
+      dir = dirname(dir);
+    }
+  }
+
+  /** A file's current version (kept in the store), `null` when absent. */
+  #version(full: string): FileVersion | null {
+    const info = lstat(full);
+    if (!info?.isFile) return null;
+    const max = (this.#opts.settings?.max_file_mb ?? 10) * MB;
+    if (info.size > max) return { skip: "size" };
+    let bytes: Uint8Array;
+    try {
+      bytes = Deno.readFileSync(full);
+    } catch {
+      return { skip: "unreadable" };
+    }
+    const hash = this.store.put(bytes);
+    return hash ? { hash, mode: (info.mode ?? 0o644) & 0o777 } : { skip: "cap" };
+  }
+
+  #record(n: number, tool: string, changes: FileChange[]): void {
+    if (!changes.length) return;
+    const records: ChangeRecord[] = changes.map((c) => ({ n, ...c, by: tool }));
+    this.store.append(records);
+    const skipped: { path: string; why: string }[] = [];
+    for (const c of changes) {
+      const v = [c.before, c.after].find((x) => x && "skip" in x) as { skip: string } | undefined;
+      if (v) skipped.push({ path: c.path, why: v.skip });
+    }
+    this.#tellSkipped(skipped);
+  }
+
+  #tellIgnored(index: WorkspaceIndex): void {
+    const fresh = [...index.ignoredChanged].filter((p) => !this.#noted.has(`ignored:${p}`));
+    index.ignoredChanged.clear();
+    this.#tellSkipped(fresh.map((path) => ({ path, why: "ignored" })));
+  }
+
+  /** One line naming what was not kept (each file once per session), and why. */
+  #tellSkipped(skipped: { path: string; why: string }[]): void {
+    const fresh = skipped.filter((s) => {
+      const key = `${s.why}:${s.path}`;
+      if (this.#noted.has(key)) return false;
+      this.#noted.add(key);
+      return true;
+    });
+    if (!fresh.length) return;
+    const named = fresh.slice(0, 3).map((s) => `${s.path} (${WHY[s.why] ?? s.why})`).join(", ");
+    const more = fresh.length > 3 ? ` and ${fresh.length - 3} more` : "";
+    const cap = fresh.some((s) => s.why === "size")
+      ? ` (checkpoints.max_file_mb is ${this.#opts.settings?.max_file_mb ?? 10})`
+      : "";
+    this.#note(`checkpoints: not kept, a rewind cannot restore them: ${named}${more}${cap}`);
+  }
+
+  #note(line: string): void {
+    try {
+      this.#opts.notice?.(line);
+    } catch { /* a notice must not break a tool call */ }
+  }
+
+  #disable(err: unknown): void {
+    if (this.#off || this.#closing) return;
+    this.#off = (err as Error)?.message ?? String(err);
+    this.#note(`checkpoints: off for this session: ${this.#off}`);
+  }
+
+  /** Stop the watch and the background look; save what the index knows for the next process. */
+  async close(): Promise<void> {
+    this.#closing = true;
+    const finished = await this.#baseline?.catch(() => false);
+    await this.#watch?.close();
+    if (finished && !this.#off) {
+      const setup = await this.#setup;
+      try {
+        if (setup) this.store.writeJson("index.json", setup.index);
+      } catch { /* the next process looks again */ }
+    }
+  }
+}
+
+function sameVersion(a: FileVersion | null, b: FileVersion | null): boolean {
+  if (a === null || b === null) return a === b;
+  if ("hash" in a && "hash" in b) return a.hash === b.hash && a.mode === b.mode;
+  return false;
+}
+
+function lstat(path: string): Deno.FileInfo | undefined {
+  try {
+    return Deno.lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
