@@ -80,19 +80,10 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     sandboxAllows: (tool) => tool === "bash" ? app.sandbox.autoAllows() : Promise.resolve(false),
   });
   const { session, loaded, warnings } = openSession(app, { ...opts, llm });
-  const recorder = app.config.checkpoints?.enabled === false ? undefined : new Checkpoints({
-    home: app.home,
-    sessionId: session.meta.id,
-    workspace: app.workspace,
-    settings: app.config.checkpoints,
+  const { recorder, store, close } = checkpointing(app, {
+    session,
     notice: (line) => opts.events?.notice?.(line),
   });
-  let closing: Promise<void> | undefined;
-  const close = () =>
-    closing ??= (async () => {
-      session.close();
-      await recorder?.close();
-    })();
   app.onClose(close);
   const last = loaded?.requests.at(-1);
   const tools = new ToolList(app.registry, {
@@ -136,7 +127,6 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     beforeRequest: () => app.mcp.settle(),
     checkpoints: recorder,
   });
-  const store = recorder?.store ?? new CheckpointStore(storeDir(app.home, session.meta.id));
   const rewind = async (req: Omit<RewindRequest, "root" | "store">) => {
     const root = await Deno.realPath(app.workspace);
     const result = await rewindSession(session, { ...req, root, store });
@@ -154,6 +144,26 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     close,
     resumed: loaded !== undefined,
   };
+}
+
+/** The session's checkpoint recorder (unless `checkpoints.enabled` is false), its store, and how to close both. */
+function checkpointing(app: NaviApp, opts: { session: Session; notice?: (line: string) => void }) {
+  const { session } = opts;
+  const recorder = app.config.checkpoints?.enabled === false ? undefined : new Checkpoints({
+    home: app.home,
+    sessionId: session.meta.id,
+    workspace: app.workspace,
+    settings: app.config.checkpoints,
+    notice: (line) => opts.notice?.(line),
+  });
+  const store = recorder?.store ?? new CheckpointStore(storeDir(app.home, session.meta.id));
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    closing ??= (async () => {
+      session.close();
+      await recorder?.close();
+    })();
+  return { recorder, store, close };
 }
 
 /** The session a conversation records to: a resumed one (with its warnings) or a new one. */

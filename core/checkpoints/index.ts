@@ -193,6 +193,19 @@ export class WorkspaceIndex {
     return out;
   }
 
+  /**
+   * Look again at files seen within milliseconds of a change (their recorded content may predate a change in
+   * the same millisecond), so that the index can be saved whole. Changes found are not anyone's: just noted.
+   */
+  recheckRacy(): void {
+    for (const [rel, s] of this.files) {
+      if (!s.racy) continue;
+      const info = lstat(join(this.#root, rel));
+      if (info?.isFile) this.observe(rel, info);
+      else this.files.delete(rel);
+    }
+  }
+
   /** The index as `index.json` keeps it. */
   toJSON(): { version: 1; files: SavedEntry[] } {
     const files: SavedEntry[] = [];

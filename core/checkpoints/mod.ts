@@ -13,6 +13,7 @@ export {
   Checkpoints,
   type FileEffect,
   type RecorderOptions,
+  type RecorderStats,
 } from "./recorder.ts";
 export {
   applyCode,

@@ -41,6 +41,18 @@ export interface RecorderOptions {
   settings?: CheckpointSettings;
   /** One line for the user (what is not kept, and why). */
   notice?(line: string): void;
+  /** Use the OS's file events to know what a command touched (default true; false walks the workspace). */
+  watch?: boolean;
+}
+
+/** How the recorder has been working (for tests and the bench). */
+export interface RecorderStats {
+  /** The file watch is on. */
+  watching: boolean;
+  /** Walks of the whole workspace after the first look (the events could not be trusted to be complete). */
+  walks: number;
+  /** Windows settled from the events alone. */
+  settled: number;
 }
 
 const MB = 1024 * 1024;
@@ -78,6 +90,7 @@ export class Checkpoints implements CheckpointHooks {
   #closing = false;
   #lock: Promise<unknown> = Promise.resolve();
   #noted = new Set<string>();
+  #stats = { walks: 0, settled: 0 };
 
   /** A recorder for the session in `opts`; nothing is read or watched before the first turn. */
   constructor(opts: RecorderOptions) {
@@ -170,7 +183,7 @@ export class Checkpoints implements CheckpointHooks {
     if (!setup || this.#closing) return false;
     const { root, index } = setup;
     try {
-      this.#watch = ChangeWatch.start(root, join(this.store.dir, "fences"));
+      if (this.#opts.watch !== false) this.#watch = ChangeWatch.start(root, join(this.store.dir, "fences"));
     } catch (err) {
       this.#note(`checkpoints: no file watch (${(err as Error).message}); each command walks the workspace`);
     }
@@ -211,8 +224,17 @@ export class Checkpoints implements CheckpointHooks {
   /** Bring the index up to date: the paths the watch names, or a walk of everything. */
   async #sync(setup: Setup): Promise<FileChange[]> {
     const settled = this.#watch && !this.#watch.failed ? await this.#watch.settle() : "unknown";
-    if (settled === "unknown") return await setup.index.walk("");
+    if (settled === "unknown") {
+      this.#stats.walks++;
+      return await setup.index.walk("");
+    }
+    this.#stats.settled++;
     return await setup.index.paths(settled.paths);
+  }
+
+  /** How the recorder has been working so far. */
+  stats(): RecorderStats {
+    return { watching: !!this.#watch && !this.#watch.failed, ...this.#stats };
   }
 
   async #beforeFiles(tool: string, paths: string[]): Promise<(() => Promise<void>) | undefined> {
@@ -330,7 +352,10 @@ export class Checkpoints implements CheckpointHooks {
     if (finished && !this.#off) {
       const setup = await this.#setup;
       try {
-        if (setup) this.store.writeJson("index.json", setup.index);
+        if (setup) {
+          setup.index.recheckRacy();
+          this.store.writeJson("index.json", setup.index);
+        }
       } catch { /* the next process looks again */ }
     }
   }

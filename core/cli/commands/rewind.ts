@@ -14,7 +14,6 @@ import {
   rewindSession,
   Session,
   storeDir,
-  type TurnRow,
   turnRows,
 } from "../../mod.ts";
 import type { Sink } from "../../output/mod.ts";
