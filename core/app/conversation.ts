@@ -2,6 +2,7 @@ import { Agent, type AgentEvents } from "../agent/mod.ts";
 import {
   Checkpoints,
   CheckpointStore,
+  copyStore,
   type RewindRequest,
   type RewindResult,
   rewindSession,
@@ -182,9 +183,16 @@ function openSession(
   }
   if (id) {
     const resolved = resolveSessionId(app.home, id);
-    const loaded = opts.fork !== undefined && opts.fork !== false
-      ? Session.fork(app.home, resolved, { redact, turn: opts.fork === true ? undefined : opts.fork })
+    const turn = opts.fork === true ? undefined : opts.fork;
+    const forking = opts.fork !== undefined && opts.fork !== false;
+    const loaded = forking
+      ? Session.fork(app.home, resolved, { redact, turn: turn as number | undefined })
       : Session.load(app.home, resolved, { redact });
+    if (forking) {
+      try {
+        copyStore(app.home, { from: resolved, to: loaded.session.meta.id, turn: turn as number | undefined });
+      } catch { /* the fork's code rewinds start at the fork then */ }
+    }
     const warnings = [...loaded.warnings];
     const completed = loaded.session.completeToolCalls();
     if (completed) {

@@ -60,6 +60,31 @@ export class WorkspaceIndex {
     this.#opts = opts;
   }
 
+  /** The version of `rel` as last seen, if `info` (from lstat) shows it unchanged since; else undefined. */
+  unchanged(rel: string, info: Deno.FileInfo): FileVersion | undefined {
+    const s = this.files.get(rel);
+    if (!s || s.racy || s.size !== info.size || s.ino !== (info.ino ?? 0)) return undefined;
+    if (s.mtime !== (info.mtime?.getTime() ?? 0) || s.ctime !== (info.ctime?.getTime() ?? 0)) {
+      return undefined;
+    }
+    return s.version;
+  }
+
+  /** Note what a file is now, its content already kept by the caller (a declared write). */
+  record(rel: string, info: Deno.FileInfo, version: FileVersion): void {
+    const mtime = info.mtime?.getTime() ?? 0;
+    const ctime = info.ctime?.getTime() ?? 0;
+    const racy = Date.now() - Math.max(mtime, ctime) < RACY_MS;
+    this.files.set(rel, {
+      size: info.size,
+      mtime,
+      ctime,
+      ino: info.ino ?? 0,
+      version,
+      ...(racy ? { racy } : {}),
+    });
+  }
+
   /** Look at one file (`info` from lstat); returns its change, if its content or mode changed. */
   observe(rel: string, info: Deno.FileInfo, opts: { donor?: DonorIndex } = {}): FileChange | undefined {
     const prev = this.files.get(rel);

@@ -27,7 +27,7 @@ export {
   type TurnRow,
   turnRows,
 } from "./rewind.ts";
-export { findDonor, pruneStores } from "./prune.ts";
+export { copyStore, findDonor, pruneStores } from "./prune.ts";
 export {
   type ChangeRecord,
   CheckpointStore,

@@ -247,7 +247,7 @@ export class Checkpoints implements CheckpointHooks {
       const rel = await this.#relative(setup.root, full);
       if (rel === undefined) skipped.push({ path, why: "outside" });
       else if (setup.rules.ignored(rel, false)) skipped.push({ path: rel, why: "ignored" });
-      else targets.push({ rel, full, before: this.#version(full) });
+      else targets.push({ rel, full, before: this.#version(full, { rel, setup }) });
     }
     this.#tellSkipped(skipped);
     if (!targets.length) return undefined;
@@ -255,10 +255,8 @@ export class Checkpoints implements CheckpointHooks {
     return () => {
       const changes: FileChange[] = [];
       for (const t of targets) {
-        const after = this.#version(t.full);
+        const after = this.#version(t.full, { rel: t.rel, setup, record: true });
         if (!sameVersion(t.before, after)) changes.push({ path: t.rel, before: t.before, after });
-        const info = lstat(t.full);
-        if (info?.isFile) setup.index.observe(t.rel, info);
       }
       this.#record(n, tool, changes);
       return Promise.resolve();
@@ -281,20 +279,28 @@ export class Checkpoints implements CheckpointHooks {
     }
   }
 
-  /** A file's current version (kept in the store), `null` when absent. */
-  #version(full: string): FileVersion | null {
+  /**
+   * A file's current version, `null` when absent: as the index knows it when unchanged since, else read and
+   * kept in the store (and, with `record`, noted in the index).
+   */
+  #version(full: string, at: { rel: string; setup: Setup; record?: boolean }): FileVersion | null {
     const info = lstat(full);
     if (!info?.isFile) return null;
+    const known = at.setup.index.unchanged(at.rel, info);
+    if (known) return known;
     const max = (this.#opts.settings?.max_file_mb ?? 10) * MB;
-    if (info.size > max) return { skip: "size" };
-    let bytes: Uint8Array;
-    try {
-      bytes = Deno.readFileSync(full);
-    } catch {
-      return { skip: "unreadable" };
+    let version: FileVersion;
+    if (info.size > max) version = { skip: "size" };
+    else {
+      try {
+        const hash = this.store.put(Deno.readFileSync(full));
+        version = hash ? { hash, mode: (info.mode ?? 0o644) & 0o777 } : { skip: "cap" };
+      } catch {
+        version = { skip: "unreadable" };
+      }
     }
-    const hash = this.store.put(bytes);
-    return hash ? { hash, mode: (info.mode ?? 0o644) & 0o777 } : { skip: "cap" };
+    if (at.record) at.setup.index.record(at.rel, info, version);
+    return version;
   }
 
   #record(n: number, tool: string, changes: FileChange[]): void {

@@ -58,6 +58,7 @@ export class CheckpointStore {
   #capBytes: number;
   #bytes?: number;
   #known = new Set<string>();
+  #dirs = new Set<string>();
 
   /** A store in `dir` (created on the first write) that keeps at most `capBytes` of contents. */
   constructor(dir: string, opts: { capBytes?: number } = {}) {
@@ -107,7 +108,7 @@ export class CheckpointStore {
     if (this.has(hash)) return hash;
     if (!this.fits(bytes.length)) return undefined;
     const path = this.objectPath(hash);
-    Deno.mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    this.#mkdir(dirname(path));
     if (!opts.donor || !this.#linkFrom(opts.donor, hash)) {
       const tmp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
       Deno.writeFileSync(tmp, bytes, { mode: 0o400 });
@@ -122,11 +123,17 @@ export class CheckpointStore {
   linkObject(donor: CheckpointStore, hash: string, size: number): boolean {
     if (this.has(hash)) return true;
     if (!this.fits(size)) return false;
-    Deno.mkdirSync(dirname(this.objectPath(hash)), { recursive: true, mode: 0o700 });
+    this.#mkdir(dirname(this.objectPath(hash)));
     if (!this.#linkFrom(donor, hash)) return false;
     this.#bytes = this.bytes() + size;
     this.#known.add(hash);
     return true;
+  }
+
+  #mkdir(dir: string): void {
+    if (this.#dirs.has(dir)) return;
+    Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    this.#dirs.add(dir);
   }
 
   #linkFrom(donor: CheckpointStore, hash: string): boolean {
@@ -167,7 +174,7 @@ export class CheckpointStore {
   /** Append change records to the log. */
   append(records: ChangeRecord[]): void {
     if (!records.length) return;
-    Deno.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    this.#mkdir(this.dir);
     const text = records.map((r) => JSON.stringify({ type: "change", ...r }) + "\n").join("");
     Deno.writeTextFileSync(join(this.dir, "log.jsonl"), text, { append: true, mode: 0o600 });
   }

@@ -272,6 +272,12 @@ Deno.test("a fork is resumed while the original is resumed too; the original fil
     const forkFile = join(home.path, "sessions", `${forkId}.jsonl`);
     const meta = JSON.parse(Deno.readTextFileSync(forkFile).split("\n")[0]);
     assertEquals(meta.forked_from, { id: w.id, turn: 1 });
+    const forkTurns = await w.navi(["rewind", forkId, "--list", "--json"]);
+    assertEquals(
+      JSON.parse(forkTurns.stdout).map((r: { n: number; files: string[] }) => [r.n, r.files]),
+      [[1, ["a.txt"]], [2, []]],
+      "the fork has turn 1's checkpoints, then its own turn",
+    );
     for (const id of [w.id, forkId]) {
       const r = await w.navi(["--resume", id, "-p", `again ${id}`]);
       assertEquals(r.code, 0, r.stderr);
