@@ -55,8 +55,9 @@ function storeBytes(dir: string): { logical: number; files: number } {
   return { logical, files };
 }
 
-const ctx = (sandbox?: Sandbox): ToolContext => ({
-  workspace: ws,
+const scratch = await Deno.realPath(await Deno.makeTempDir({ prefix: "navi-bench-scratch-" }));
+const ctx = (sandbox?: Sandbox, root = ws): ToolContext => ({
+  workspace: root,
   signal: new AbortController().signal,
   confirm: () => Promise.resolve(false),
   sandbox,
@@ -68,18 +69,25 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - t;
 }
 
-/** Run `call` alone and inside the recorder's capture, interleaved; medians of both. */
+/**
+ * Run `call` alone and inside the recorder's capture, interleaved; medians of both. The call alone runs in a
+ * scratch copy of the workspace's first folder, so that its writes are not events of the watched workspace.
+ */
 async function compare(
   rec: Checkpoints,
-  opts: { tool: string; effect: "any" | { files: string[] }; call: (i: number) => Promise<unknown> },
+  opts: {
+    tool: string;
+    effect: "any" | { files: string[] };
+    call: (i: number, root: string) => Promise<unknown>;
+  },
 ) {
   const alone: number[] = [];
   const captured: number[] = [];
   for (let i = 0; i < RUNS + 3; i++) {
-    const a = await timed(() => opts.call(2 * i));
+    const a = await timed(() => opts.call(2 * i, scratch));
     const c = await timed(async () => {
       const capture = await rec.beforeCall({ tool: opts.tool, effect: opts.effect });
-      await opts.call(2 * i + 1);
+      await opts.call(2 * i + 1, ws);
       await capture?.done();
     });
     if (i >= 3) {
@@ -100,8 +108,14 @@ try {
   const sandbox = new Sandbox({ home, workspace: ws, env: Deno.env });
   const status = await sandbox.status();
   const box = status.state === "enforced" ? sandbox : undefined;
-  const runBash = (command: string) => async () => {
-    const r = await bash.run({ command }, ctx(box));
+  for (const d of ["src/m0/d0", "src/m0/d1"]) {
+    Deno.mkdirSync(join(scratch, d), { recursive: true });
+    for (const e of Deno.readDirSync(join(ws, d))) {
+      Deno.copyFileSync(join(ws, d, e.name), join(scratch, d, e.name));
+    }
+  }
+  const runBash = (command: string, root = ws) => async () => {
+    const r = await bash.run({ command }, ctx(box, root));
     if (!r.ok) throw new Error(`${command}: ${JSON.stringify(r)}`);
   };
 
@@ -117,29 +131,38 @@ try {
     await (await rec.beforeCall({ tool: "bash", effect: "any" }))?.done();
   });
 
-  const readOnly = await compare(rec, { tool: "bash", effect: "any", call: runBash("ls src > /dev/null") });
+  const readOnly = await compare(rec, {
+    tool: "bash",
+    effect: "any",
+    call: (_i, root) => runBash("ls src > /dev/null", root)(),
+  });
   const writes = await compare(rec, {
     tool: "bash",
     effect: "any",
-    call: (i) => runBash(`echo ${i} > src/m0/d0/f1.ts && echo new > new${i}.txt && rm -f new${i - 1}.txt`)(),
+    call: (i, root) =>
+      runBash(`echo ${i} > src/m0/d0/f1.ts && echo new > new${i}.txt && rm -f new${i - 2}.txt`, root)(),
   });
   const edit = await compare(rec, {
     tool: "edit_file",
     effect: { files: ["src/m0/d1/f2.ts"] },
-    call: async (i) => {
+    call: async (i, root) => {
       const r = await editFile.run({
         path: "src/m0/d1/f2.ts",
-        old_string: i === 0 ? "value2 = 102;" : `value2 = e${i - 1};`,
+        old_string: i < 2 ? "value2 = 102;" : `value2 = e${i - 2};`,
         new_string: `value2 = e${i};`,
         replace_all: true,
-      }, ctx());
+      }, ctx(undefined, root));
       if (!r.ok) throw new Error(JSON.stringify(r));
     },
   });
   const walker = new Checkpoints({ home, sessionId: "20260101-000002-cccccc", workspace: ws, watch: false });
   walker.beginTurn(1);
   await (await walker.beforeCall({ tool: "bash", effect: "any" }))?.done();
-  const walked = await compare(walker, { tool: "bash", effect: "any", call: runBash("ls src > /dev/null") });
+  const walked = await compare(walker, {
+    tool: "bash",
+    effect: "any",
+    call: (_i, root) => runBash("ls src > /dev/null", root)(),
+  });
   await walker.close();
   const stats = rec.stats();
   await rec.close();
@@ -200,4 +223,5 @@ try {
 } finally {
   await Deno.remove(home, { recursive: true }).catch(() => {});
   await Deno.remove(ws, { recursive: true }).catch(() => {});
+  await Deno.remove(scratch, { recursive: true }).catch(() => {});
 }

@@ -246,7 +246,7 @@ export class DonorIndex {
   #files = new Map<string, SavedEntry>();
   #lend: (hash: string, size: number) => boolean;
 
-  /** Entries from a saved `index.json`; `lend(hash, size)` makes the object available (or says it cannot). */
+  /** Entries from a saved `index.json`; `lend(hash, size)` says whether the store has that content. */
   constructor(saved: unknown, lend: (hash: string, size: number) => boolean) {
     this.#lend = lend;
     const files = (saved as { version?: number; files?: unknown })?.files;

@@ -52,8 +52,8 @@ export function findDonor(home: string, opts: { except: string; root: string }):
 
 /**
  * Give the fork `to` of session `from` the checkpoints of its history: the change records up to the end of
- * turn `turn` (all without), and every content, hard-linked (copied where links fail). Returns the records
- * copied; a missing store copies nothing.
+ * turn `turn` (all without), and the contents, their packs hard-linked. Returns the records copied; a
+ * missing store copies nothing.
  */
 export function copyStore(home: string, opts: { from: string; to: string; turn?: number }): number {
   const source = new CheckpointStore(storeDir(home, opts.from));
@@ -66,16 +66,7 @@ export function copyStore(home: string, opts: { from: string; to: string; turn?:
   }
   const kept = log.changes.filter((c) => opts.turn === undefined || c.n <= opts.turn);
   if (!kept.length) return 0;
-  const objects = join(source.dir, "objects");
-  for (const a of Deno.readDirSync(objects)) {
-    for (const b of Deno.readDirSync(join(objects, a.name))) {
-      const hash = a.name + b.name;
-      const file = join(objects, a.name, b.name);
-      if (/^[0-9a-f]{64}$/.test(hash) && !target.linkObject(source, hash, Deno.statSync(file).size)) {
-        target.put(Deno.readFileSync(file), { hash });
-      }
-    }
-  }
+  target.linkPacks(source);
   target.append(kept);
   return kept.length;
 }

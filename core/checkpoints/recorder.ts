@@ -193,10 +193,9 @@ export class Checkpoints implements CheckpointHooks {
     } catch { /* pruning is housekeeping */ }
     const own = this.store.readJson("index.json");
     const donorStore = own ? undefined : findDonor(this.#opts.home, { except: this.#opts.sessionId, root });
-    const donor = own
-      ? new DonorIndex(own, (hash) => this.store.has(hash))
-      : donorStore && new DonorIndex(donorStore.readJson("index.json"), (hash, size) =>
-        this.store.linkObject(donorStore, hash, size));
+    if (donorStore) this.store.linkPacks(donorStore);
+    const saved = own ?? donorStore?.readJson("index.json");
+    const donor = saved ? new DonorIndex(saved, (hash) => this.store.has(hash)) : undefined;
     const maxFiles = this.#opts.settings?.max_files ?? 100_000;
     await index.walk("", { pause: () => this.#pause(), donor, maxFiles });
     this.store.writeJson("workspace.json", { root });
@@ -355,6 +354,7 @@ export class Checkpoints implements CheckpointHooks {
     this.#closing = true;
     const finished = await this.#baseline?.catch(() => false);
     await this.#watch?.close();
+    this.store.close();
     if (finished && !this.#off) {
       const setup = await this.#setup;
       try {

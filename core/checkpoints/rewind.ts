@@ -157,6 +157,7 @@ export function applyCode(
     else if (f.now) Deno.removeSync(full);
     records.push({ n: opts.n, path: f.path, before, after: f.target, by: "rewind" });
   }
+  store.close();
   store.append(records);
   return records;
 }

@@ -1,7 +1,7 @@
-// A session's checkpoint store: content-addressed objects (sha-256, written once, deduplicated) and an
-// append-only log of the file changes made after each checkpoint.
+// A session's checkpoint store: content-addressed file contents (sha-256, each kept once, in append-only
+// packs) and an append-only log of the file changes made after each checkpoint.
 import { createHash } from "node:crypto";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 
 /** A file as a checkpoint keeps it: its content's hash and mode, or why its content was not kept. */
 export type FileVersion = { hash: string; mode: number } | { skip: SkipReason };
@@ -46,29 +46,34 @@ export function storeDir(home: string, sessionId: string): string {
   return join(home, "sessions", sessionId, "checkpoints");
 }
 
+interface Located {
+  pack: string;
+  offset: number;
+  length: number;
+}
+
+const PACKS = "packs";
+
 /**
- * The checkpoint store of one session: `objects/<2 hex>/<62 hex>` hold file contents by sha-256 (one copy of
- * each content, read-only once written, hard-linked from another session's store when it has the content);
- * `log.jsonl` the changes; `index.json` the workspace as last seen (sizes, times and hashes), which spares
- * the next process of this workspace reading unchanged files again.
+ * The checkpoint store of one session. File contents live in append-only packs (`packs/<name>.pack`, with
+ * `packs/<name>.idx` naming each content's sha-256, offset and length): one write per content, each content once.
+ * Packs of another session's store are hard-linked rather than copied, so unchanged contents are on disk once
+ * across sessions. `log.jsonl` holds the changes; `index.json` the workspace as last seen (sizes, times and
+ * hashes), which spares the next process of this workspace reading unchanged files again.
  */
 export class CheckpointStore {
   /** The store's folder. */
   readonly dir: string;
   #capBytes: number;
-  #bytes?: number;
-  #known = new Set<string>();
+  #objects?: Map<string, Located>;
+  #bytes = 0;
+  #writer?: { name: string; pack: Deno.FsFile; idx: Deno.FsFile; offset: number };
   #dirs = new Set<string>();
 
   /** A store in `dir` (created on the first write) that keeps at most `capBytes` of contents. */
   constructor(dir: string, opts: { capBytes?: number } = {}) {
     this.dir = dir;
     this.#capBytes = opts.capBytes ?? Infinity;
-  }
-
-  /** The file that holds the content with this hash. */
-  objectPath(hash: string): string {
-    return join(this.dir, "objects", hash.slice(0, 2), hash.slice(2));
   }
 
   /** Whether the store's folder exists. */
@@ -80,18 +85,37 @@ export class CheckpointStore {
     }
   }
 
-  /** Bytes of content the store holds (counted once, on first use, then kept up to date). */
-  bytes(): number {
-    if (this.#bytes !== undefined) return this.#bytes;
-    let total = 0;
+  /** The packs' index, read on first use (lines that cannot be read are skipped). */
+  #map(): Map<string, Located> {
+    if (this.#objects) return this.#objects;
+    this.#objects = new Map();
     try {
-      for (const a of Deno.readDirSync(join(this.dir, "objects"))) {
-        for (const b of Deno.readDirSync(join(this.dir, "objects", a.name))) {
-          total += Deno.statSync(join(this.dir, "objects", a.name, b.name)).size;
-        }
+      for (const e of Deno.readDirSync(join(this.dir, PACKS))) {
+        if (e.name.endsWith(".idx")) this.#readIdx(e.name.slice(0, -".idx".length));
       }
-    } catch { /* no objects yet */ }
-    return (this.#bytes = total);
+    } catch { /* no packs yet */ }
+    return this.#objects;
+  }
+
+  #readIdx(pack: string): void {
+    let text = "";
+    try {
+      text = Deno.readTextFileSync(join(this.dir, PACKS, `${pack}.idx`));
+    } catch {
+      return;
+    }
+    for (const line of text.split("\n")) {
+      const m = /^([0-9a-f]{64}) (\d+) (\d+)$/.exec(line);
+      if (!m || this.#objects!.has(m[1])) continue;
+      this.#objects!.set(m[1], { pack, offset: Number(m[2]), length: Number(m[3]) });
+      this.#bytes += Number(m[3]);
+    }
+  }
+
+  /** Bytes of content the store holds. */
+  bytes(): number {
+    this.#map();
+    return this.#bytes;
   }
 
   /** Whether `more` bytes still fit under the cap. */
@@ -99,35 +123,9 @@ export class CheckpointStore {
     return this.bytes() + more <= this.#capBytes;
   }
 
-  /**
-   * Keep `bytes` and return their hash; undefined when they would pass the store's cap. An existing object is
-   * not written again; `donor` (another session's store) is asked first for a hard link instead of a copy.
-   */
-  put(bytes: Uint8Array, opts: { hash?: string; donor?: CheckpointStore } = {}): string | undefined {
-    const hash = opts.hash ?? hashBytes(bytes);
-    if (this.has(hash)) return hash;
-    if (!this.fits(bytes.length)) return undefined;
-    const path = this.objectPath(hash);
-    this.#mkdir(dirname(path));
-    if (!opts.donor || !this.#linkFrom(opts.donor, hash)) {
-      const tmp = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-      Deno.writeFileSync(tmp, bytes, { mode: 0o400 });
-      Deno.renameSync(tmp, path);
-    }
-    this.#bytes = this.bytes() + bytes.length;
-    this.#known.add(hash);
-    return hash;
-  }
-
-  /** Keep the object `hash` by a hard link to `donor`'s copy, without reading it; false when that fails. */
-  linkObject(donor: CheckpointStore, hash: string, size: number): boolean {
-    if (this.has(hash)) return true;
-    if (!this.fits(size)) return false;
-    this.#mkdir(dirname(this.objectPath(hash)));
-    if (!this.#linkFrom(donor, hash)) return false;
-    this.#bytes = this.bytes() + size;
-    this.#known.add(hash);
-    return true;
+  /** Whether the content with this hash is in the store. */
+  has(hash: string): boolean {
+    return this.#map().has(hash);
   }
 
   #mkdir(dir: string): void {
@@ -136,39 +134,89 @@ export class CheckpointStore {
     this.#dirs.add(dir);
   }
 
-  #linkFrom(donor: CheckpointStore, hash: string): boolean {
-    try {
-      Deno.linkSync(donor.objectPath(hash), this.objectPath(hash));
-      return true;
-    } catch (err) {
-      return err instanceof Deno.errors.AlreadyExists;
-    }
+  /** Keep `bytes` and return their hash; undefined when they would pass the store's cap. Kept once. */
+  put(bytes: Uint8Array, opts: { hash?: string } = {}): string | undefined {
+    const hash = opts.hash ?? hashBytes(bytes);
+    if (this.has(hash)) return hash;
+    if (!this.fits(bytes.length)) return undefined;
+    const w = this.#writer ??= this.#openWriter();
+    writeAll(w.pack, bytes);
+    writeAll(w.idx, new TextEncoder().encode(`${hash} ${w.offset} ${bytes.length}\n`));
+    this.#map().set(hash, { pack: w.name, offset: w.offset, length: bytes.length });
+    w.offset += bytes.length;
+    this.#bytes += bytes.length;
+    return hash;
   }
 
-  /** Whether the object `hash` is in the store. */
-  has(hash: string): boolean {
-    if (this.#known.has(hash)) return true;
+  #openWriter() {
+    this.#mkdir(join(this.dir, PACKS));
+    const name = `${Date.now().toString(36)}-${crypto.randomUUID().slice(0, 8)}`;
+    const open = (ext: string) =>
+      Deno.openSync(join(this.dir, PACKS, `${name}.${ext}`), { write: true, createNew: true, mode: 0o600 });
+    return { name, pack: open("pack"), idx: open("idx"), offset: 0 };
+  }
+
+  /**
+   * Make the contents of `donor` (another session's store) available here by hard-linking its packs; returns
+   * how many packs were linked (none when links fail, e.g. across file systems).
+   */
+  linkPacks(donor: CheckpointStore): number {
+    let linked = 0;
+    let names: string[];
     try {
-      Deno.lstatSync(this.objectPath(hash));
-      this.#known.add(hash);
-      return true;
+      names = [...Deno.readDirSync(join(donor.dir, PACKS))].filter((e) => e.name.endsWith(".idx"))
+        .map((e) => e.name.slice(0, -".idx".length));
     } catch {
-      return false;
+      return 0;
     }
+    this.#map();
+    this.#mkdir(join(this.dir, PACKS));
+    for (const name of names) {
+      try {
+        for (const ext of ["pack", "idx"]) {
+          Deno.linkSync(join(donor.dir, PACKS, `${name}.${ext}`), join(this.dir, PACKS, `${name}.${ext}`));
+        }
+        this.#readIdx(name);
+        linked++;
+      } catch { /* already linked, or not linkable */ }
+    }
+    return linked;
   }
 
   /** The content with this hash; throws a StoreError when it is missing or does not match its hash. */
   get(hash: string): Uint8Array {
-    let bytes: Uint8Array;
-    try {
-      bytes = Deno.readFileSync(this.objectPath(hash));
-    } catch {
-      throw new StoreError(`object ${hash.slice(0, 12)} is missing from ${this.dir}`);
+    const at = this.#map().get(hash);
+    let bytes: Uint8Array | undefined;
+    if (at) {
+      try {
+        using f = Deno.openSync(join(this.dir, PACKS, `${at.pack}.pack`));
+        f.seekSync(at.offset, Deno.SeekMode.Start);
+        bytes = new Uint8Array(at.length);
+        let got = 0;
+        while (got < at.length) {
+          const n = f.readSync(bytes.subarray(got));
+          if (!n) break;
+          got += n;
+        }
+        if (got < at.length) bytes = undefined;
+      } catch {
+        bytes = undefined;
+      }
     }
+    if (!bytes) throw new StoreError(`content ${hash.slice(0, 12)} is missing from ${this.dir}`);
     if (hashBytes(bytes) !== hash) {
-      throw new StoreError(`object ${hash.slice(0, 12)} in ${this.dir} is damaged (its content changed)`);
+      throw new StoreError(
+        `content ${hash.slice(0, 12)} in ${this.dir} is damaged (it no longer matches its hash)`,
+      );
     }
     return bytes;
+  }
+
+  /** Close the pack being written (the store can still be read and written; a new pack opens then). */
+  close(): void {
+    this.#writer?.pack.close();
+    this.#writer?.idx.close();
+    this.#writer = undefined;
   }
 
   /** Append change records to the log. */
@@ -235,4 +283,9 @@ function validChange(r: Record<string, unknown> | null): r is ChangeRecord & Rec
   return !!r && r.type === "change" && Number.isInteger(r.n) && typeof r.path === "string" &&
     r.path !== "" && !r.path.split("/").includes("..") && !r.path.startsWith("/") &&
     validVersion(r.before) && validVersion(r.after) && typeof r.by === "string";
+}
+
+function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
+  let done = 0;
+  while (done < bytes.length) done += file.writeSync(bytes.subarray(done));
 }

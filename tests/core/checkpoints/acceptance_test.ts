@@ -299,18 +299,16 @@ Deno.test("a deleted or corrupted checkpoint store gives one line, never a crash
   try {
     const w = await twoTurns(home.path, ws.path, server);
     const store = join(home.path, "sessions", w.id, "checkpoints");
-    const objects = [...Deno.readDirSync(join(store, "objects"))].flatMap((d) =>
-      [...Deno.readDirSync(join(store, "objects", d.name))].map((f) => join(store, "objects", d.name, f.name))
-    );
-    const victim = objects.find((f) => Deno.readTextFileSync(f) === "c original\n")!;
-    await Deno.chmod(victim, 0o600);
-    await Deno.writeTextFile(victim, "tampered\n");
+    const packs = [...Deno.readDirSync(join(store, "packs"))].filter((e) => e.name.endsWith(".pack"))
+      .map((e) => join(store, "packs", e.name));
+    const victim = packs.find((f) => Deno.readTextFileSync(f).includes("c original\n"))!;
+    await Deno.writeTextFile(victim, Deno.readTextFileSync(victim).replace("c original\n", "c tampered\n"));
     const damaged = await w.navi(["rewind", w.id, "--to", "1", "--code"]);
     assertEquals(damaged.code, 1);
     assertEquals(damaged.stdout, "");
     assertMatch(
       damaged.stderr,
-      /^navi: cannot restore c\.txt \(object [0-9a-f]{12} in .* is damaged \(its content changed\)\); nothing was changed\n$/,
+      /^navi: cannot restore c\.txt \(content [0-9a-f]{12} in .* is damaged \(it no longer matches its hash\)\); nothing was changed\n$/,
     );
     assertEquals(await w.files(), AFTER_TURN_2, "nothing was changed");
 

@@ -185,14 +185,13 @@ Deno.test("a new session of the same workspace hard-links the unchanged contents
     await capture!.done();
     await rec.close();
   }
+  const first = new CheckpointStore(storeDir(home.path, "20260101-000000-aaaaaa"));
   const second = new CheckpointStore(storeDir(home.path, "20260101-000001-bbbbbb"));
-  const objects = [...Deno.readDirSync(join(second.dir, "objects"))].flatMap((d) =>
-    [...Deno.readDirSync(join(second.dir, "objects", d.name))].map((f) =>
-      join(second.dir, "objects", d.name, f.name)
-    )
-  );
-  assertEquals(objects.length, 20);
-  assert(objects.every((f) => Deno.statSync(f).nlink === 2), "each content is stored once on disk");
+  const packs = (s: CheckpointStore) => [...Deno.readDirSync(join(s.dir, "packs"))].map((e) => e.name).sort();
+  assertEquals(packs(second), packs(first), "the second store has the first one's packs and wrote none");
+  for (const name of packs(second)) assertEquals(Deno.statSync(join(second.dir, "packs", name)).nlink, 2);
+  assertEquals(second.bytes(), first.bytes());
+  assertEquals(second.bytes(), 9 * "file 1\n".length + 11 * "file 10\n".length, "the 20 contents, once");
 });
 
 Deno.test("stores past keep_sessions are pruned, newest kept, a live session's never", async () => {
