@@ -108,6 +108,7 @@ try {
   const sandbox = new Sandbox({ home, workspace: ws, env: Deno.env });
   const status = await sandbox.status();
   const box = status.state === "enforced" ? sandbox : undefined;
+  const scratchBox = box && new Sandbox({ home, workspace: scratch, env: Deno.env });
   for (const d of ["src/m0/d0", "src/m0/d1"]) {
     Deno.mkdirSync(join(scratch, d), { recursive: true });
     for (const e of Deno.readDirSync(join(ws, d))) {
@@ -115,7 +116,7 @@ try {
     }
   }
   const runBash = (command: string, root = ws) => async () => {
-    const r = await bash.run({ command }, ctx(box, root));
+    const r = await bash.run({ command }, ctx(root === ws ? box : scratchBox, root));
     if (!r.ok) throw new Error(`${command}: ${JSON.stringify(r)}`);
   };
 

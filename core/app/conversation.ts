@@ -57,6 +57,8 @@ export interface Conversation {
   tools: ToolList;
   /** Problems found while resuming (corrupt lines, unanswered tool calls), for the user. */
   warnings: string[];
+  /** The workspace root its tools work in (and a rewind restores in). */
+  workspace: string;
   /** The session's checkpoint store (nothing is added to it when `checkpoints.enabled` is false). */
   checkpoints: CheckpointStore;
   /**
@@ -140,6 +142,7 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     policy,
     tools,
     warnings,
+    workspace: app.workspace,
     checkpoints: store,
     rewind,
     close,

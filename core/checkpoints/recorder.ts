@@ -105,11 +105,6 @@ export class Checkpoints implements CheckpointHooks {
     void this.#startBaseline();
   }
 
-  /** Checkpoint `n` was taken before a rewind: the rewind's own changes belong to it. */
-  setCheckpoint(n: number): void {
-    this.#n = n;
-  }
-
   /** A call is about to run: keep what it may change (nothing when checkpoints are off). */
   async beforeCall(call: { tool: string; effect: FileEffect }): Promise<CallCapture | undefined> {
     if (this.#off || this.#closing) return undefined;
@@ -168,6 +163,8 @@ export class Checkpoints implements CheckpointHooks {
   #startBaseline(): Promise<boolean> {
     this.#baseline ??= this.#look().catch((err) => {
       if (err instanceof TooManyFiles) {
+        void this.#watch?.close();
+        this.#watch = undefined;
         this.#note(
           `checkpoints: ${err.message}: what commands change is not kept; write_file and edit_file are`,
         );

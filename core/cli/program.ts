@@ -106,7 +106,7 @@ function unexpectedWords(words: string[]): string {
   return `unexpected argument ${JSON.stringify(text)}: to send a prompt use navi -p ${
     JSON.stringify(text)
   } ` +
-    "or start navi and type it; commands: tools, sessions, mcp, plugins, doctor";
+    "or start navi and type it; commands: tools, sessions, rewind, mcp, plugins, doctor";
 }
 
 /** `navi tools [--json]`. */

@@ -160,7 +160,7 @@ export function rewindSlashCommand(): SlashCommand {
       const choice = Number((await ctx.ask("restore what? [1-3; Enter cancels] "))?.trim());
       const mode = MODES[choice - 1];
       if (!mode) return;
-      const root = await Deno.realPath(session.meta.cwd).catch(() => session.meta.cwd);
+      const root = await Deno.realPath(convo.workspace).catch(() => convo.workspace);
       const result = await convo.rewind({
         to,
         code: mode.code,

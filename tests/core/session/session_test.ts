@@ -145,3 +145,42 @@ Deno.test("records are redacted as whole lines: a secret in a message or an audi
     "the conversation itself is unchanged",
   );
 });
+
+Deno.test("checkpoints mark turns; the conversation at a checkpoint replays rewrites; a fork copies up to a turn", async () => {
+  await using home = await tempDir();
+  const s = Session.create(home.path, { cwd: "/w" });
+  s.addMessage({ role: "system", content: "sys" });
+  assertEquals(s.checkpoint({ kind: "turn", prompt: "one" }).n, 1);
+  s.addMessage({ role: "user", content: "one" });
+  s.addMessage({ role: "assistant", content: "answer one" });
+  s.rewrite({
+    reason: "compaction",
+    messages: [{ role: "system", content: "sys" }, { role: "user", content: "sum" }],
+  });
+  assertEquals(s.checkpoint({ kind: "turn", prompt: "two".repeat(100) }).prompt?.length, 200);
+  s.addMessage({ role: "user", content: "two" });
+  assertEquals(s.conversationAt(1).map((m) => m.content), ["sys"]);
+  assertEquals(s.conversationAt(2).map((m) => m.content), ["sys", "sum"]);
+  assertEquals(s.conversationAt(3).map((m) => m.content), ["sys", "sum", "two"], "no checkpoint 3: now");
+  const original = await Deno.readTextFile(s.file);
+
+  const fork = Session.fork(home.path, s.meta.id, { turn: 1 });
+  try {
+    assertEquals(fork.session.messages.map((m) => m.content), ["sys", "sum"]);
+    assertEquals(fork.session.meta.forked_from, { id: s.meta.id, turn: 1 });
+    assertEquals(fork.session.checkpoints.map((c) => c.n), [1]);
+    assert(fork.session.meta.id !== s.meta.id);
+  } finally {
+    fork.session.close();
+  }
+  assertEquals(await Deno.readTextFile(s.file), original, "the original is only read");
+  let err: unknown;
+  try {
+    Session.fork(home.path, s.meta.id, { turn: 7 });
+  } catch (e) {
+    err = e;
+  }
+  assert(err instanceof SessionError);
+  assertMatch(err.message, /has turns 1 to 2; cannot fork at turn 7/);
+  s.close();
+});
