@@ -222,7 +222,9 @@ export class Checkpoints implements CheckpointHooks {
     const settled = this.#watch && !this.#watch.failed ? await this.#watch.settle() : "unknown";
     if (settled === "unknown") {
       this.#stats.walks++;
-      return await setup.index.walk("");
+      const changes = await setup.index.walk("");
+      this.#watch?.walked();
+      return changes;
     }
     this.#stats.settled++;
     return await setup.index.paths(settled.paths);

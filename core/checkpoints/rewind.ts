@@ -218,6 +218,14 @@ export function readChanges(
  * then the conversation. The rewind takes a checkpoint first (kind `rewind`), so it can be undone.
  */
 export async function rewindSession(session: Session, req: RewindRequest): Promise<RewindResult> {
+  try {
+    return await rewind(session, req);
+  } finally {
+    req.store.close();
+  }
+}
+
+async function rewind(session: Session, req: RewindRequest): Promise<RewindResult> {
   const last = session.checkpoints.at(-1)?.n ?? 0;
   if (!Number.isInteger(req.to) || req.to < 0 || req.to > last) {
     throw new RewindError(`session ${session.meta.id} has turns 0 to ${last}; there is no turn ${req.to}`);

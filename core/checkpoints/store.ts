@@ -69,6 +69,7 @@ export class CheckpointStore {
   #bytes = 0;
   #writer?: { name: string; pack: Deno.FsFile; idx: Deno.FsFile; offset: number };
   #dirs = new Set<string>();
+  #readers = new Map<string, Deno.FsFile>();
 
   /** A store in `dir` (created on the first write) that keeps at most `capBytes` of contents. */
   constructor(dir: string, opts: { capBytes?: number } = {}) {
@@ -189,7 +190,8 @@ export class CheckpointStore {
     let bytes: Uint8Array | undefined;
     if (at) {
       try {
-        using f = Deno.openSync(join(this.dir, PACKS, `${at.pack}.pack`));
+        let f = this.#readers.get(at.pack);
+        if (!f) this.#readers.set(at.pack, f = Deno.openSync(join(this.dir, PACKS, `${at.pack}.pack`)));
         f.seekSync(at.offset, Deno.SeekMode.Start);
         bytes = new Uint8Array(at.length);
         let got = 0;
@@ -212,8 +214,10 @@ export class CheckpointStore {
     return bytes;
   }
 
-  /** Close the pack being written (the store can still be read and written; a new pack opens then). */
+  /** Close the packs open for reading and writing (the store stays usable: they open again when needed). */
   close(): void {
+    for (const f of this.#readers.values()) f.close();
+    this.#readers.clear();
     this.#writer?.pack.close();
     this.#writer?.idx.close();
     this.#writer = undefined;

@@ -102,6 +102,14 @@ export class ChangeWatch {
     return complete ? { paths } : "unknown";
   }
 
+  /**
+   * The workspace was just walked after an untrusted window: every change before now is in the index, so the
+   * next window is judged by its own events alone (a drop that belonged to it needs 16 of its own).
+   */
+  walked(): void {
+    this.#previous = 0;
+  }
+
   /** Stop watching and remove the fences. */
   async close(): Promise<void> {
     try {
