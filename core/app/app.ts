@@ -4,6 +4,7 @@ import { type EarlyServers, McpService } from "../mcp/mod.ts";
 import { fileMentions, type MentionProvider } from "../mentions/mod.ts";
 import { type Env, Secrets } from "../output/mod.ts";
 import { PluginLoader, type PluginReport } from "../plugins/mod.ts";
+import { presetKeyRefs } from "../provider/mod.ts";
 import { Sandbox } from "../sandbox/mod.ts";
 import { type Tool, ToolRegistry } from "../tool/mod.ts";
 import { VERSION } from "../version.ts";
@@ -38,7 +39,10 @@ export class NaviApp {
   readonly registry: ToolRegistry = new ToolRegistry();
   /** Loads the plugin directory into the registry (see `loadPlugins`); plugin tools run in workers. */
   readonly plugins: PluginLoader;
-  /** API keys, MCP header and `$VAR` env values; redacted from all output and kept from child processes. */
+  /**
+   * API keys (configured ones and every preset's key variable), MCP header and `$VAR` env values; redacted from
+   * all output and kept from child processes.
+   */
   readonly secrets: Secrets;
   /** The OS sandbox bash commands run in (checked on first use; see `Sandbox.status`). */
   readonly sandbox: Sandbox;
@@ -55,6 +59,7 @@ export class NaviApp {
     this.config = opts.config;
     this.env = opts.env;
     this.secrets = Secrets.fromConfig(opts.config, opts.env);
+    this.secrets.addConfig({ providers: presetKeyRefs() }, opts.env);
     this.sandbox = new Sandbox({
       home: this.home,
       workspace: this.workspace,

@@ -1,6 +1,6 @@
 import { Agent, type AgentEvents } from "../agent/mod.ts";
 import { ApprovalPolicy, type AskUser } from "../approval/mod.ts";
-import type { ApprovalMode } from "../config/mod.ts";
+import type { ApprovalMode, ReasoningEffort } from "../config/mod.ts";
 import { ContextKeeper, loadInstructions, modelLimits, systemPrompt } from "../context/mod.ts";
 import { LlmClient } from "../provider/mod.ts";
 import {
@@ -19,6 +19,8 @@ export interface ConversationOptions {
   provider?: string;
   /** A model to use instead of the configured one (`--model`). */
   model?: string;
+  /** A reasoning effort instead of the configured one (`--effort`). */
+  effort?: ReasoningEffort;
   /** The approval mode to start in (default: config, else "ask"). */
   approval?: ApprovalMode;
   /** The id of a session to resume (`--resume`). */
@@ -51,7 +53,12 @@ export interface Conversation {
 
 /** Start a new conversation or resume a persisted one (`--resume <id>`, `--continue`). */
 export function openConversation(app: NaviApp, opts: ConversationOptions): Conversation {
-  const llm = new LlmClient(app.config, { provider: opts.provider, model: opts.model, env: app.env });
+  const llm = new LlmClient(app.config, {
+    provider: opts.provider,
+    model: opts.model,
+    effort: opts.effort,
+    env: app.env,
+  });
   const policy = new ApprovalPolicy({
     mode: opts.approval ?? app.config.approval?.mode ?? "ask",
     allow: app.config.approval?.allow,

@@ -2,7 +2,7 @@
 // work of a command lives in commands/ and is imported when the command runs. Over 300 lines because it is
 // navi's whole command-line surface in one place; each command is its own function.
 import type * as Commander from "@commander-js/extra-typings";
-import { APPROVAL_MODES, type ApprovalMode } from "../config/mod.ts";
+import { APPROVAL_MODES, type ApprovalMode, REASONING_EFFORTS } from "../config/mod.ts";
 import type { NaviApp } from "../mod.ts";
 import type { Sink } from "../output/mod.ts";
 import { VERSION } from "../version.ts";
@@ -40,6 +40,7 @@ export function buildProgram(commander: typeof Commander, deps: ProgramDeps) {
     .addOption(new Option("--output-format <format>", "output of --print").choices(["text", "json"] as const))
     .option("--provider <name>", "provider from config.json providers")
     .option("--model <name>", "model name")
+    .addOption(new Option("--effort <level>", "reasoning effort of the requests").choices(REASONING_EFFORTS))
     .addOption(modes)
     .option("--resume [id]", "resume a saved session (id or unique prefix; without one, pick from a list)")
     .option("-c, --continue", "resume the newest session in this directory")
@@ -66,7 +67,15 @@ export function buildProgram(commander: typeof Commander, deps: ProgramDeps) {
       const { runRepl } = await import("./repl.ts");
       deps.exit(await runRepl(app, opts));
     });
-  for (const build of [toolsSubcommand, doctorSubcommand, sessionsSubcommand, sandboxSubcommand]) {
+  for (
+    const build of [
+      toolsSubcommand,
+      doctorSubcommand,
+      sessionsSubcommand,
+      sandboxSubcommand,
+      providersSubcommand,
+    ]
+  ) {
     program.addCommand(build(commander, deps));
   }
   program.addCommand(mcpCommand(commander, deps));
@@ -79,7 +88,7 @@ function unexpectedWords(words: string[]): string {
   return `unexpected argument ${JSON.stringify(text)}: to send a prompt use navi -p ${
     JSON.stringify(text)
   } ` +
-    "or start navi and type it; commands: tools, sessions, mcp, plugins, doctor";
+    "or start navi and type it; commands: tools, sessions, providers, mcp, plugins, doctor";
 }
 
 /** `navi tools [--json]`. */
@@ -149,6 +158,18 @@ function sessionsSubcommand({ Command }: typeof Commander, deps: ProgramDeps) {
         import("./commands/sessions.ts"),
       ]);
       deps.out.write(sessionsCommand(naviHome(), opts) + "\n");
+    });
+}
+
+/** `navi providers [--json]`. */
+function providersSubcommand({ Command }: typeof Commander, deps: ProgramDeps) {
+  return new Command("providers")
+    .description("the provider presets and the configured providers: base URL, key variable (set or not)")
+    .option("--json", "machine-readable output")
+    .action(async (opts) => {
+      const app = await deps.createApp({ plugins: "skip" });
+      const { providersCommand } = await import("./commands/providers.ts");
+      deps.out.write(providersCommand(app.config, { json: opts.json, env: app.env }) + "\n");
     });
 }
 

@@ -8,6 +8,7 @@ import {
   listSessions,
   type NaviApp,
   openConversation,
+  type ReasoningEffort,
   SessionError,
   startConversation,
   type StartupLine,
@@ -35,6 +36,7 @@ import { VERSION } from "../version.ts";
 export interface ReplOptions {
   provider?: string;
   model?: string;
+  effort?: ReasoningEffort;
   approval?: ApprovalMode;
   /** A session id (or unique prefix) to resume; `true`: pick one from a list. */
   resume?: string | true;
@@ -306,6 +308,7 @@ class Repl {
       modelsListed: (ids) => void (this.#models = ids),
       submit: (text) => this.#turn(text),
       mcpChanged: () => this.#syncMcp(),
+      reasoning: this.#events.reasoningDisplay,
     });
   }
 }

@@ -6,9 +6,11 @@ import { contextSlashCommands } from "./commands/context.ts";
 import { mcpAdd, mcpRemove, mcpSlashCommands } from "./commands/mcp.ts";
 import { permissionsSlashCommand } from "./commands/permissions.ts";
 import { pluginSlashCommands } from "./commands/plugins.ts";
+import { effortSlashCommand, reasoningSlashCommand } from "./commands/reasoning.ts";
 import { resumeSlashCommand } from "./commands/resume.ts";
 import { usageSlashCommand } from "./commands/usage.ts";
 import type { Sink } from "../output/mod.ts";
+import type { ReasoningDisplay } from "./reasoning_view.ts";
 import { type SlashCommand, type SlashContext, slashTable } from "./slash.ts";
 import type { Style } from "./style.ts";
 import type { TermOut } from "./terminal.ts";
@@ -33,6 +35,8 @@ export interface ReplParts {
   submit(text: string): Promise<void>;
   /** MCP servers were reloaded or logged in to (prompt rows change). */
   mcpChanged(): Promise<void>;
+  /** How the model's reasoning is shown (the printer's setting). */
+  reasoning?: ReasoningDisplay;
 }
 
 /** The context slash commands run with: the conversation and narrow controls over plugins, MCP, sessions. */
@@ -76,6 +80,7 @@ export function slashContext(app: NaviApp, parts: ReplParts): SlashContext {
     prices: app.config.prices,
     modelsListed: parts.modelsListed,
     instructions: () => loadInstructions({ workspace: app.workspace, home: app.home }),
+    reasoning: parts.reasoning,
   };
 }
 
@@ -86,6 +91,8 @@ export function replCommands(extra: SlashCommand[] = []): SlashCommand[] {
     ...contextSlashCommands(),
     cacheSlashCommand(),
     usageSlashCommand(),
+    effortSlashCommand(),
+    reasoningSlashCommand(),
     permissionsSlashCommand(),
     resumeSlashCommand(),
     ...pluginSlashCommands(),

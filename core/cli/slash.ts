@@ -11,6 +11,7 @@ import {
   type ToolRegistry,
 } from "../mod.ts";
 import type { Sink } from "../output/mod.ts";
+import type { ReasoningDisplay } from "./reasoning_view.ts";
 import { type Style, table } from "./style.ts";
 
 /** What `/plugins` can do. */
@@ -72,6 +73,8 @@ export interface SlashContext {
   modelsListed?(ids: string[]): void;
   /** Read the project instructions (AGENTS.md files) as they are now on disk. */
   instructions?(): Instructions;
+  /** How the model's reasoning is shown (`/reasoning on|off`). */
+  reasoning?: ReasoningDisplay;
 }
 
 /** One row of the slash-command table: help and completion are derived from it. */

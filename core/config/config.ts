@@ -6,6 +6,8 @@ import {
   type McpServerConfig,
   type PermissionSettings,
   type PluginSettings,
+  type ProviderSettings,
+  REASONING_EFFORTS,
   SANDBOX_MODES,
   type SandboxSettings,
   type ToolSettings,
@@ -15,9 +17,13 @@ import { configPath } from "../home.ts";
 const stringMap = z.record(z.string(), z.string());
 
 const ProviderSchema = z.strictObject({
+  preset: z.string().min(1).optional(),
   base_url: z.string().min(1).optional(),
   api_key: z.string().optional(),
   prompt_cache_key: z.boolean().optional(),
+  api: z.enum(["chat", "responses"]).optional(),
+  reasoning_effort: z.enum(REASONING_EFFORTS).optional(),
+  cache_control: z.union([z.literal("anthropic"), z.literal(false)]).optional(),
 });
 
 const ToolsSchema = z.strictObject({
@@ -147,6 +153,7 @@ const ConfigSchema = z.strictObject({
     z.strictObject({
       context_window: z.number().int().min(1024).optional(),
       max_output_tokens: z.number().int().positive().optional(),
+      reasoning_effort: z.enum(REASONING_EFFORTS).optional(),
     }),
   ).optional(),
 }).superRefine((cfg, ctx) => {
@@ -159,19 +166,13 @@ const ConfigSchema = z.strictObject({
       });
     }
   }
-  if (cfg.provider && !cfg.providers?.[cfg.provider]) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["provider"],
-      message: `no providers.${cfg.provider} entry is configured`,
-    });
-  }
 });
 
 // The documented types in config_types.ts and the schema must describe the same values: a change to one
 // without the other fails type checking here.
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
 const _configMatches: Same<z.output<typeof ConfigSchema>, Config> = true;
+const _providerMatches: Same<z.output<typeof ProviderSchema>, ProviderSettings> = true;
 const _serverMatches: Same<z.output<typeof McpServerSchema>, McpServerConfig> = true;
 const _sandboxMatches: Same<z.output<typeof SandboxSchema>, SandboxSettings> = true;
 const _toolsMatch: Same<z.output<typeof ToolsSchema>, ToolSettings> = true;

@@ -26,6 +26,8 @@ export {
   type PermissionSettings,
   type PluginSettings,
   type ProviderSettings,
+  REASONING_EFFORTS,
+  type ReasoningEffort,
   type RetrySettings,
   SANDBOX_MODES,
   type SandboxMode,

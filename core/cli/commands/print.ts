@@ -8,6 +8,7 @@ import {
   type NaviApp,
   preloadSdk,
   ProviderError,
+  type ReasoningEffort,
   startConversation,
   type Usage,
 } from "../../mod.ts";
@@ -23,6 +24,7 @@ export interface PrintOptions {
   outputFormat?: "text" | "json";
   provider?: string;
   model?: string;
+  effort?: ReasoningEffort;
   approval?: ApprovalMode;
   resume?: string;
   continue?: boolean;
