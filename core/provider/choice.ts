@@ -29,7 +29,9 @@ export class ProviderError extends Error {}
 
 /** What beats config.json for the next request (flags, `/model`, `/effort`). */
 export interface ProviderOverrides {
+  /** A provider name (`--provider`). */
   provider?: string;
+  /** A model (`--model`, `/model`). */
   model?: string;
   /** A reasoning effort (`--effort`, `/effort`). */
   effort?: ReasoningEffort;

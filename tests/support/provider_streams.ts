@@ -109,11 +109,18 @@ export interface ReplayRequest {
 
 /**
  * A server on 127.0.0.1 that answers the n-th chat request with the n-th of `files`: its bytes exactly, with the
- * Content-Type the provider sent, in 61-byte pieces (so events and lines are split across reads).
+ * Content-Type the provider sent, in 61-byte pieces (so events and lines are split across reads); `GET /models`
+ * lists model `m`.
  */
 export function startReplayServer(dir: string, files: string[], meta: Record<string, RecordingMeta>) {
   const requests: ReplayRequest[] = [];
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    if (req.method === "GET" && new URL(req.url).pathname.endsWith("/models")) {
+      return Response.json({
+        object: "list",
+        data: [{ id: "m", object: "model", created: 0, owned_by: "replay" }],
+      });
+    }
     const raw = await req.text();
     requests.push({ body: JSON.parse(raw), raw });
     const name = files[requests.length - 1];
