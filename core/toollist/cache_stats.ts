@@ -60,11 +60,16 @@ export class CacheStats {
     if (opts.previous) this.#previous = this.#serialize(opts.previous);
   }
 
-  /** The JSON of one tool or message as it is sent, and its length in UTF-8 bytes (cached per object). */
+  /**
+   * The JSON of one tool or message as it is sent, and its length in UTF-8 bytes (cached per object). A
+   * message's own `_` keys (navi's `_reasoning`, kept for the provider that produced it) are left out.
+   */
   part(value: object): { json: string; bytes: number } {
     let p = this.#parts.get(value);
     if (!p) {
-      const json = JSON.stringify(value);
+      const json = JSON.stringify(value, function (this: unknown, key, v) {
+        return this === value && key.startsWith("_") ? undefined : v;
+      });
       p = { json, bytes: encoder.encode(json).length };
       this.#parts.set(value, p);
     }

@@ -124,6 +124,8 @@ Deno.test("/usage shows the session's tokens and cost from config prices; -p jso
       completion_tokens: three.out,
       total_tokens: three.prompt + three.out,
       cached_tokens: three.cached,
+      reasoning_tokens: 0,
+      cache_write_tokens: 0,
       cost_usd: Number(three.usd.toFixed(6)),
     });
   } finally {
