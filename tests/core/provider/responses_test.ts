@@ -10,6 +10,7 @@ import {
   openConversation,
   type RetryInfo,
 } from "../../../core/mod.ts";
+import { FakeClock } from "../../support/clock.ts";
 import { rawField } from "../../support/raw_json.ts";
 import { type ResponsesStep, startResponsesServer } from "../../support/responses_server.ts";
 import { assertValidSession, onlySession } from "../../support/session_check.ts";
@@ -148,17 +149,21 @@ Deno.test("Responses: a stream cut before response.completed is an error; what a
   assertEquals(t.server.requests.length, 1, "nothing more is sent");
 });
 
-Deno.test("Responses: a 429 with retry-after is announced and retried", async () => {
+Deno.test("Responses: a 429 with retry-after is announced and retried after the wait it asks for", async () => {
   await using t = await setup([
     { status: 429, message: "rate limited", headers: { "retry-after": "1" } },
     { text: "after the wait" },
   ]);
+  const clock = new FakeClock();
   const retries: RetryInfo[] = [];
-  const convo = openConversation(t.app, { events: { retry: (i) => retries.push(i) } });
-  const r = await convo.agent.run("q", new AbortController().signal);
-  assertEquals(r.text, "after the wait");
+  const convo = openConversation(t.app, { clock, events: { retry: (i) => retries.push(i) } });
+  const run = convo.agent.run("q", new AbortController().signal);
+  await until(() => clock.pending > 0, 5000, "the retry wait");
   assertEquals(retries.map((x) => x.message), ["rate limited (429), retrying in 1 s (retry 1 of 3)"]);
-  assert(t.server.requests[1].at - t.server.requests[0].at >= 950, "it waited the second asked for");
+  assertEquals([t.server.requests.length, clock.nextDue], [1, 1000], "waiting the second asked for");
+  clock.advance(1000);
+  assertEquals((await run).text, "after the wait");
+  assertEquals(t.server.requests.length, 2);
 });
 
 Deno.test("Responses: a deferred tool keeps the tools array byte-identical, is announced and runs through call_tool", async () => {
