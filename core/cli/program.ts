@@ -38,7 +38,7 @@ export function buildProgram(commander: typeof Commander, deps: ProgramDeps) {
     .version(VERSION, "-v, --version")
     .option("-p, --print <prompt>", "run one turn and print the answer (stdin, when piped, is appended)")
     .addOption(new Option("--output-format <format>", "output of --print").choices(["text", "json"] as const))
-    .option("--provider <name>", "provider from config.json providers")
+    .option("--provider <name>", "a config.json providers entry or a preset (navi providers lists them)")
     .option("--model <name>", "model name")
     .addOption(new Option("--effort <level>", "reasoning effort of the requests").choices(REASONING_EFFORTS))
     .addOption(modes)
