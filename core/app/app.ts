@@ -1,9 +1,11 @@
 import { join } from "node:path";
 import type { Config } from "../config/mod.ts";
+import { Extensions } from "../extensions/mod.ts";
 import { type EarlyServers, McpService } from "../mcp/mod.ts";
 import { fileMentions, type MentionProvider } from "../mentions/mod.ts";
 import { type Env, Secrets } from "../output/mod.ts";
 import { PluginLoader, type PluginReport } from "../plugins/mod.ts";
+import type { Project } from "../project/mod.ts";
 import { Sandbox } from "../sandbox/mod.ts";
 import { type Tool, ToolRegistry } from "../tool/mod.ts";
 import { VERSION } from "../version.ts";
@@ -22,6 +24,10 @@ export interface AppOptions {
   env: Env;
   /** Stdio MCP servers started before the app was built (see `McpService.startEarly`). */
   early?: EarlyServers;
+  /** The project layer (`bootApp` reads it; `config` already has its settings merged in). */
+  project?: Project;
+  /** The custom commands and skills of the project layer's folders. */
+  extensions?: Extensions;
 }
 
 /** The objects one navi process works with: registry, plugins, MCP servers, secrets. Create as many as you like. */
@@ -46,6 +52,10 @@ export class NaviApp {
   readonly mcp: McpService;
   /** The `@mention` kinds of a user message: MCP resources, then workspace files. */
   readonly mentions: readonly MentionProvider[];
+  /** The project layer around the workspace (absent when none was read: tests, `doctor`). */
+  readonly project?: Project;
+  /** The custom commands and Agent Skills of the user's and the project's folders. */
+  readonly extensions: Extensions;
   #closers: (() => void)[] = [];
 
   /** Register the built-ins and prepare plugins, MCP and secrets; nothing is loaded or connected yet. */
@@ -54,6 +64,8 @@ export class NaviApp {
     this.workspace = opts.workspace;
     this.config = opts.config;
     this.env = opts.env;
+    this.project = opts.project;
+    this.extensions = opts.extensions ?? Extensions.empty();
     this.secrets = Secrets.fromConfig(opts.config, opts.env);
     this.sandbox = new Sandbox({
       home: this.home,
@@ -69,6 +81,7 @@ export class NaviApp {
       config: this.config.plugins,
       childEnv: () => this.childEnv(),
       log: (line) => this.log("plugins.log", line),
+      projectDirs: opts.project?.trusted ? projectPluginDirs(opts.project) : undefined,
     });
     this.mcp = new McpService({
       registry: this.registry,
@@ -122,4 +135,11 @@ export class NaviApp {
     }
     await this.mcp.close();
   }
+}
+
+/** The `.navi/plugins/` folders of a project layer. */
+export function projectPluginDirs(project: Project): string[] {
+  return project.layout.folders
+    .filter((f) => f.level === "project" && f.kind === "navi")
+    .map((f) => join(f.path, "plugins"));
 }

@@ -1,4 +1,13 @@
-import { type Conversation, type Elicit, loadInstructions, type NaviApp, pluginsDir } from "../mod.ts";
+import {
+  type Conversation,
+  displayPath,
+  type Elicit,
+  expandSlash,
+  headText,
+  loadInstructions,
+  type NaviApp,
+  pluginsDir,
+} from "../mod.ts";
 import { openInBrowser } from "./browser.ts";
 import { cacheSlashCommand } from "./commands/cache.ts";
 import { compactSlashCommand } from "./commands/compact.ts";
@@ -7,6 +16,7 @@ import { mcpAdd, mcpRemove, mcpSlashCommands } from "./commands/mcp.ts";
 import { permissionsSlashCommand } from "./commands/permissions.ts";
 import { pluginSlashCommands } from "./commands/plugins.ts";
 import { resumeSlashCommand } from "./commands/resume.ts";
+import { skillsSlashCommand } from "./commands/extensions.ts";
 import { usageSlashCommand } from "./commands/usage.ts";
 import type { Sink } from "../output/mod.ts";
 import { type SlashCommand, type SlashContext, slashTable } from "./slash.ts";
@@ -75,7 +85,30 @@ export function slashContext(app: NaviApp, parts: ReplParts): SlashContext {
     submit: parts.submit,
     prices: app.config.prices,
     modelsListed: parts.modelsListed,
-    instructions: () => loadInstructions({ workspace: app.workspace, home: app.home }),
+    instructions: () => {
+      const instructions = loadInstructions({ workspace: app.workspace, home: app.home });
+      const model = (() => {
+        try {
+          return parts.conversation().llm.current().model;
+        } catch {
+          return undefined;
+        }
+      })();
+      return { ...instructions, text: headText(app, { instructions, model }).text };
+    },
+    extensions: {
+      expand: (line) =>
+        expandSlash(app, parts.conversation(), line, {
+          signal: parts.signal(),
+          onOutput: (chunk) => parts.out.write(chunk),
+        }),
+      skills: () => app.extensions.skills,
+      reload: async () => {
+        await app.extensions.refresh({ force: true });
+        return app.extensions.problems;
+      },
+      display: (path) => displayPath(app.workspace, path),
+    },
   };
 }
 
@@ -90,6 +123,7 @@ export function replCommands(extra: SlashCommand[] = []): SlashCommand[] {
     resumeSlashCommand(),
     ...pluginSlashCommands(),
     ...mcpSlashCommands(),
+    skillsSlashCommand(),
     ...extra,
   ]);
 }
