@@ -16,11 +16,19 @@ export async function writeTree(root: string, files: Record<string, string>): Pr
 
 /** The `.mcp.json` of the fixture: server `docs`, navi's stdio MCP test server. */
 export function mcpJson(extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({
-    mcpServers: {
-      docs: { command: Deno.execPath(), args: ["run", "-A", join(ROOT, "tests/support/mcp_test_server.ts")], ...extra },
+  return JSON.stringify(
+    {
+      mcpServers: {
+        docs: {
+          command: Deno.execPath(),
+          args: ["run", "-A", join(ROOT, "tests/support/mcp_test_server.ts")],
+          ...extra,
+        },
+      },
     },
-  }, null, 2);
+    null,
+    2,
+  );
 }
 
 /** Lay out the fixture repository in `repo` (a git repository: `.git` marks its root). */
@@ -59,4 +67,15 @@ export async function cloneFixture(repo: string, opts: { mcp?: boolean } = {}): 
     "src/app.ts": "export const answer = 42;\n",
   });
   if (opts.mcp !== false) await Deno.writeTextFile(join(repo, ".mcp.json"), mcpJson());
+}
+
+/**
+ * The environment of a navi run whose user home (`~/.claude`, `~/.agents`) is `userHome`: Deno's cache stays
+ * where it is (it is found through HOME otherwise, and an empty one would download every package again).
+ */
+export function userHomeEnv(userHome: string): Record<string, string> {
+  const home = Deno.env.get("HOME") ?? "/root";
+  const denoDir = Deno.env.get("DENO_DIR") ??
+    join(Deno.env.get("XDG_CACHE_HOME") ?? join(home, ".cache"), "deno");
+  return { HOME: userHome, DENO_DIR: denoDir };
 }
