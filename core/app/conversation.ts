@@ -185,20 +185,30 @@ function skillReminder(
   app: NaviApp,
   opts: { session: Session; resumed: boolean },
 ): () => Promise<string | undefined> {
-  const head = opts.session.messages.find((m, i) => i <= 1 && isInstructionsMessage(m));
-  const known = new Set(
-    opts.resumed
-      ? (typeof head?.content === "string" ? listedSkills(head.content) : [])
-      : app.extensions.skills.map((s) => s.name),
-  );
+  const known = new Set(opts.resumed ? knownSkills(opts.session) : app.extensions.skills.map((s) => s.name));
   return async () => {
     await app.extensions.refresh();
     const added = app.extensions.skills.filter((s) => s.modelInvocable && !known.has(s.name));
     if (!added.length) return undefined;
     for (const s of added) known.add(s.name);
     const lines = added.map((s) => `- ${s.name}: ${s.description} (${displayPath(app.workspace, s.file)})`);
-    return ["Skills added during this conversation (activate one with the skill tool):", ...lines].join("\n");
+    return [SKILLS_ADDED, ...lines].join("\n");
   };
+}
+
+const SKILLS_ADDED = "Skills added during this conversation (activate one with the skill tool):";
+
+/** The skills a saved conversation was told of: its skills block and the reminders after it. */
+function knownSkills(session: Session): string[] {
+  const names: string[] = [];
+  session.messages.forEach((m, i) => {
+    if (typeof m.content !== "string") return;
+    if (i <= 1 && isInstructionsMessage(m)) names.push(...listedSkills(m.content));
+    if (m.content.startsWith(`<system-reminder>${SKILLS_ADDED}`)) {
+      names.push(...[...m.content.matchAll(/^- ([a-z0-9-]+): /gm)].map((x) => x[1]));
+    }
+  });
+  return names;
 }
 
 function safeChoice(llm: LlmClient) {
