@@ -18,9 +18,11 @@ export interface Skill {
   dir: string;
   /** The folder of skills it was found in (`level` says whose it is). */
   folder: ProjectFolder;
-  /** `license`, `compatibility`, `metadata`, as written. */
+  /** `license`, as written. */
   license?: string;
+  /** `compatibility`: what the skill needs of its environment, as written. */
   compatibility?: string;
+  /** `metadata`: the author's own keys, as written. */
   metadata?: Record<string, unknown>;
   /** `allowed-tools`, as written (read, not honoured: every call goes through navi's approval). */
   allowedTools?: string[];

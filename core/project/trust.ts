@@ -45,6 +45,7 @@ export async function trustHash(items: readonly TrustItem[]): Promise<string> {
 
 /** The trust answers of one navi home: `$NAVI_HOME/trust.json`, keyed by each folder's real path. */
 export class TrustStore {
+  /** `$NAVI_HOME/trust.json`. */
   readonly file: string;
 
   /** The store under navi's home `home`. */

@@ -1,6 +1,5 @@
 // Skills and the prompt cache: the tools array does not change, a skill added mid-session arrives as a
 // reminder, a resumed session keeps the skills block's bytes.
-import { join } from "node:path";
 import { bootApp, type Env, type NaviApp, startConversation } from "../../../core/mod.ts";
 import { builtinTools } from "../../../tools/mod.ts";
 import { assert, assertEquals, assertMatch, llmConfig, tempDir } from "../../helpers.ts";
