@@ -4,8 +4,8 @@ import { defineTool, ToolError } from "../core/mod.ts";
 export default defineTool({
   name: "skill",
   description: [
-    "- Activates an Agent Skill listed in <available-skills>: returns its instructions (the body of its SKILL.md),",
-    "its folder and the files in it.",
+    "- Activates an Agent Skill listed in <available-skills> and returns its instructions.",
+    "- The result holds the body of its SKILL.md, its folder and the files in it.",
     "- Call it before working on a task that matches a skill's description, then follow the instructions; read",
     "the files it mentions (relative to its folder) with read_file, run its scripts with bash.",
   ].join("\n"),
