@@ -92,6 +92,10 @@ export class NaviApp {
       secrets: this.secrets,
       version: VERSION,
       early: opts.early,
+      loadConfig: opts.project && (async () => {
+        const { loadConfig } = await import("../config/mod.ts");
+        return opts.project!.mergeOver(await loadConfig(this.home));
+      }),
     });
     this.mentions = [this.mcp.mentions(), fileMentions(this.workspace)];
   }

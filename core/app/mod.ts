@@ -10,6 +10,7 @@ export {
   loadProjectLayer,
   type ProjectLayer,
   readProjectLayer,
+  type RunnableContributor,
   type TrustQuestion,
 } from "./project_layer.ts";
 export { type Conversation, type ConversationOptions, headText, openConversation } from "./conversation.ts";

@@ -62,9 +62,23 @@ function pluginItems(project: Project): TrustItem[] {
   return items;
 }
 
+/**
+ * What a feature adds to the trust prompt and hash (hooks list their commands): called with the project and its
+ * extensions after they are read, before the trust check.
+ */
+export type RunnableContributor = (
+  layer: { project: Project; extensions: Extensions },
+) => readonly TrustItem[] | Promise<readonly TrustItem[]>;
+
 /** Read the project layer around `workspace` and list what it would run; trust is not settled yet. */
 export async function readProjectLayer(
-  opts: { home: string; workspace: string; env: Env; user: Config },
+  opts: {
+    home: string;
+    workspace: string;
+    env: Env;
+    user: Config;
+    contributors?: readonly RunnableContributor[];
+  },
 ): Promise<{ project: Project; extensions: Extensions }> {
   const project = Project.read({
     workspace: opts.workspace,
@@ -76,6 +90,9 @@ export async function readProjectLayer(
   const extensions = await Extensions.load(project.layout.folders);
   project.addRunnables(pluginItems(project));
   project.addRunnables(extensions.runnables());
+  for (const contribute of opts.contributors ?? []) {
+    project.addRunnables(await contribute({ project, extensions }));
+  }
   return { project, extensions };
 }
 
@@ -98,6 +115,7 @@ export async function loadProjectLayer(
     user: Config;
     ask?: AskTrust;
     report(line: string): void;
+    contributors?: readonly RunnableContributor[];
   },
 ): Promise<ProjectLayer> {
   const { project, extensions } = await readProjectLayer(opts);

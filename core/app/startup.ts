@@ -4,7 +4,7 @@ import type { EarlyServers, Elicit } from "../mcp/mod.ts";
 import type { Env } from "../output/mod.ts";
 import type { Tool } from "../tool/mod.ts";
 import { NaviApp } from "./app.ts";
-import { type AskTrust, loadProjectLayer } from "./project_layer.ts";
+import { type AskTrust, loadProjectLayer, type RunnableContributor } from "./project_layer.ts";
 import { type Conversation, type ConversationOptions, openConversation } from "./conversation.ts";
 
 /** A line for the user during start-up; the front decides how it looks (stderr, a notice, an editor log). */
@@ -37,6 +37,8 @@ export interface BootOptions {
   project?: boolean;
   /** Asks whether to trust a folder whose project would run code; without it, such parts are skipped. */
   askTrust?: AskTrust;
+  /** What other features of the project would run (hooks), for the trust prompt and hash. */
+  contributors?: readonly RunnableContributor[];
 }
 
 /**

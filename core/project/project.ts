@@ -102,6 +102,14 @@ export class Project {
     return store.state(this.layout.root, await this.hash());
   }
 
+  /** `user` (a config.json read again) with this project's settings merged over it, as `merged` does. */
+  mergeOver(user: Config): Config {
+    return mergeConfig({ ...this.#user, config: user }, this.#settings, {
+      trusted: this.trusted,
+      workspace: this.layout.workspace,
+    }).config;
+  }
+
   /** The effective config: the user's with the project's merged over it (gated parts only when trusted). */
   merged(): MergedConfig {
     return mergeConfig(this.#user, this.#settings, {
