@@ -12,7 +12,7 @@ import {
   type Usage,
 } from "../provider/mod.ts";
 import type { Session } from "../session/mod.ts";
-import type { CommandSandbox, OpenAITool, ToolRegistry } from "../tool/mod.ts";
+import type { CommandSandbox, OpenAITool, SkillLoader, ToolRegistry } from "../tool/mod.ts";
 import type { CacheStats, ToolDeferral, ToolList } from "../toollist/mod.ts";
 import { compactConversation } from "./compaction.ts";
 import { ResponseAssembler } from "./stream.ts";
@@ -86,6 +86,12 @@ export interface AgentOptions {
   model?: () => string | undefined;
   /** Awaited before each model request (MCP tool-list refreshes already announced land first). */
   beforeRequest?: () => Promise<void>;
+  /** The skills the `skill` tool loads. */
+  skills?: SkillLoader;
+  /** More directories tools may read without asking (skill folders). */
+  readable?: () => string[];
+  /** A `<system-reminder>` text for the start of a turn (skills added meanwhile), if any. */
+  turnReminder?: () => Promise<string | undefined>;
   /** The clock (ms since the epoch) that stamps request records (default `Date.now`). */
   now?: () => number;
 }
@@ -144,6 +150,10 @@ export class Agent {
     const { session, events = {} } = this.#opts;
     const { signal, result } = opts;
     session.addMessage({ role: "user", content: prompt });
+    const reminder = await this.#opts.turnReminder?.().catch(() => undefined);
+    if (reminder) {
+      session.addMessage({ role: "user", content: `<system-reminder>${reminder}</system-reminder>` });
+    }
     const maxSteps = this.#opts.maxSteps ?? 50;
     for (let step = 1; step <= maxSteps; step++) {
       await this.#opts.beforeRequest?.();

@@ -4,6 +4,7 @@ import {
   type CommandSandbox,
   errorMessage,
   parseArguments,
+  type SkillLoader,
   toModelContent,
   type ToolContext,
   type ToolProgress,
@@ -47,6 +48,10 @@ export interface ToolCallRunnerOptions {
   redact?: (text: string) => string;
   /** Progress callbacks for the user interface. */
   events?: ToolEvents;
+  /** The skills the `skill` tool loads. */
+  skills?: SkillLoader;
+  /** More directories tools may read without asking (skill folders). */
+  readable?: () => string[];
 }
 
 /** Runs the tool calls of one model response: approval, audit, concurrency, results back in call order. */
@@ -160,7 +165,8 @@ export class ToolCallRunner {
       onProgress: events?.toolProgress ? (p) => events.toolProgress!(call, p) : undefined,
       childEnv: this.#opts.childEnv,
       sandbox: this.#opts.sandbox,
-      readable: [this.#opts.session.outputDir],
+      readable: [this.#opts.session.outputDir, ...(this.#opts.readable?.() ?? [])],
+      ...(this.#opts.skills ? { skills: this.#opts.skills } : {}),
     };
   }
 }

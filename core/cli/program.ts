@@ -11,6 +11,8 @@ import { VERSION } from "../version.ts";
 export interface AppLoad {
   plugins?: "report" | "quiet" | "skip";
   mcp?: boolean;
+  /** `ask`: on a terminal, ask whether to trust a folder whose project would run code (the REPL). */
+  trust?: "ask";
 }
 
 /** What the program's commands get from `main`. */
@@ -53,7 +55,7 @@ export function buildProgram(commander: typeof Commander, deps: ProgramDeps) {
     })
     .action(async (words, opts) => {
       if (words.length) throw new Error(unexpectedWords(words));
-      const app = await deps.createApp({ mcp: true });
+      const app = await deps.createApp({ mcp: true, trust: opts.print === undefined ? "ask" : undefined });
       if (opts.print !== undefined) {
         const { printCommand } = await import("./commands/print.ts");
         if (opts.resume === true) {
@@ -80,6 +82,8 @@ export function buildProgram(commander: typeof Commander, deps: ProgramDeps) {
   }
   program.addCommand(mcpCommand(commander, deps));
   program.addCommand(pluginsCommand(commander, deps));
+  program.addCommand(trustSubcommand(commander, deps));
+  program.addCommand(configSubcommand(commander, deps));
   return program;
 }
 
@@ -88,7 +92,7 @@ function unexpectedWords(words: string[]): string {
   return `unexpected argument ${JSON.stringify(text)}: to send a prompt use navi -p ${
     JSON.stringify(text)
   } ` +
-    "or start navi and type it; commands: tools, sessions, providers, mcp, plugins, doctor";
+    "or start navi and type it; commands: tools, sessions, providers, mcp, plugins, trust, config, doctor";
 }
 
 /** `navi tools [--json]`. */
@@ -116,6 +120,33 @@ function toolsSubcommand({ Command }: typeof Commander, deps: ProgramDeps) {
       for (const s of app.mcp.states()) {
         if (s.error) deps.err.write(`navi: MCP server ${s.name} ${s.status}: ${s.error}\n`);
       }
+    });
+}
+
+/** `navi trust [--yes] [--revoke] [--list]`. */
+function trustSubcommand({ Command }: typeof Commander, deps: ProgramDeps) {
+  return new Command("trust")
+    .description("show what this folder's project files would run, and trust it (asks first on a terminal)")
+    .option("--yes", "trust without asking")
+    .option("--revoke", "stop trusting this folder")
+    .option("--list", "every folder answered, trusted or not")
+    .action(async (opts) => {
+      const { trustCommand } = await import("./commands/trust.ts");
+      deps.exit(await trustCommand(opts, { out: deps.out }));
+    });
+}
+
+/** `navi config --show [--json]`. */
+function configSubcommand({ Command }: typeof Commander, deps: ProgramDeps) {
+  return new Command("config")
+    .description(
+      "the config in force here: config.json with the project's settings merged, each value's file",
+    )
+    .option("--show", "print the merged config (the default)")
+    .option("--json", "the merged config as JSON (secrets masked)")
+    .action(async (opts) => {
+      const { configShow } = await import("./commands/config.ts");
+      deps.out.write(await configShow(opts) + "\n");
     });
 }
 

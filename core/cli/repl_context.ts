@@ -1,4 +1,13 @@
-import { type Conversation, type Elicit, loadInstructions, type NaviApp, pluginsDir } from "../mod.ts";
+import {
+  type Conversation,
+  displayPath,
+  type Elicit,
+  expandSlash,
+  headText,
+  loadInstructions,
+  type NaviApp,
+  pluginsDir,
+} from "../mod.ts";
 import { openInBrowser } from "./browser.ts";
 import { cacheSlashCommand } from "./commands/cache.ts";
 import { compactSlashCommand } from "./commands/compact.ts";
@@ -8,6 +17,7 @@ import { permissionsSlashCommand } from "./commands/permissions.ts";
 import { pluginSlashCommands } from "./commands/plugins.ts";
 import { effortSlashCommand, reasoningSlashCommand } from "./commands/reasoning.ts";
 import { resumeSlashCommand } from "./commands/resume.ts";
+import { skillsSlashCommand } from "./commands/extensions.ts";
 import { usageSlashCommand } from "./commands/usage.ts";
 import type { Sink } from "../output/mod.ts";
 import type { ReasoningDisplay } from "./reasoning_view.ts";
@@ -79,7 +89,30 @@ export function slashContext(app: NaviApp, parts: ReplParts): SlashContext {
     submit: parts.submit,
     prices: app.config.prices,
     modelsListed: parts.modelsListed,
-    instructions: () => loadInstructions({ workspace: app.workspace, home: app.home }),
+    instructions: () => {
+      const instructions = loadInstructions({ workspace: app.workspace, home: app.home });
+      const model = (() => {
+        try {
+          return parts.conversation().llm.current().model;
+        } catch {
+          return undefined;
+        }
+      })();
+      return { ...instructions, text: headText(app, { instructions, model }).text };
+    },
+    extensions: {
+      expand: (line) =>
+        expandSlash(app, parts.conversation(), line, {
+          signal: parts.signal(),
+          onOutput: (chunk) => parts.out.write(chunk),
+        }),
+      skills: () => app.extensions.skills,
+      reload: async () => {
+        await app.extensions.refresh({ force: true });
+        return app.extensions.problems;
+      },
+      display: (path) => displayPath(app.workspace, path),
+    },
     reasoning: parts.reasoning,
   };
 }
@@ -97,6 +130,7 @@ export function replCommands(extra: SlashCommand[] = []): SlashCommand[] {
     resumeSlashCommand(),
     ...pluginSlashCommands(),
     ...mcpSlashCommands(),
+    skillsSlashCommand(),
     ...extra,
   ]);
 }

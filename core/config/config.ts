@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   APPROVAL_MODES,
+  type CompatSettings,
   type Config,
   DEFER_MODES,
   type McpServerConfig,
@@ -128,6 +129,11 @@ const RetrySchema = z.strictObject({
   max_wait_s: z.number().min(0).optional(),
 });
 
+const CompatSchema = z.strictObject({
+  claude: z.boolean().optional(),
+  agents: z.boolean().optional(),
+});
+
 const ConfigSchema = z.strictObject({
   providers: z.record(z.string(), ProviderSchema).optional(),
   provider: z.string().optional(),
@@ -156,6 +162,7 @@ const ConfigSchema = z.strictObject({
       reasoning_effort: z.enum(REASONING_EFFORTS).optional(),
     }),
   ).optional(),
+  compat: CompatSchema.optional(),
 }).superRefine((cfg, ctx) => {
   for (const name of Object.keys(cfg.mcp_servers ?? {})) {
     if (!validServerName(name)) {
@@ -178,6 +185,7 @@ const _sandboxMatches: Same<z.output<typeof SandboxSchema>, SandboxSettings> = t
 const _toolsMatch: Same<z.output<typeof ToolsSchema>, ToolSettings> = true;
 const _pluginMatches: Same<z.output<typeof PluginSettingsSchema>, PluginSettings> = true;
 const _permissionsMatch: Same<z.output<typeof permissionsSchema>, PermissionSettings> = true;
+const _compatMatches: Same<z.output<typeof CompatSchema>, CompatSettings> = true;
 
 /** An invalid config file; the message is one line naming the file, the field and the problem. */
 export class ConfigError extends Error {}

@@ -16,6 +16,7 @@ export {
   APPROVAL_MODES,
   type ApprovalMode,
   type ApprovalSettings,
+  type CompatSettings,
   type Config,
   DEFER_MODES,
   type DeferMode,

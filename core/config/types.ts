@@ -179,6 +179,16 @@ export interface PluginSettings {
   [key: string]: unknown;
 }
 
+/**
+ * The `compat` section: which other agents' folders navi reads besides its own `.navi/` (both on by default).
+ */
+export interface CompatSettings {
+  /** Claude Code's: `.mcp.json`, `.claude/commands`, `.claude/skills`, `~/.claude/commands`, `~/.claude/skills`. */
+  claude?: boolean;
+  /** The open Agent Skills folders: `.agents/skills`, `~/.agents/skills`. */
+  agents?: boolean;
+}
+
 /** A validated config.json (`$NAVI_HOME/config.json`). Every field is optional. */
 export interface Config {
   /** OpenAI-compatible endpoints by name. */
@@ -207,4 +217,6 @@ export interface Config {
   prices?: Record<string, ModelPriceSettings>;
   /** Context window and output limit per model name; compaction keeps each request within them. */
   models?: Record<string, ModelSettings>;
+  /** Which other agents' folders are read (`.claude/`, `.agents/`, `.mcp.json`). */
+  compat?: CompatSettings;
 }
