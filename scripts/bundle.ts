@@ -21,6 +21,7 @@ export const SPLIT: Record<string, string[]> = {
   minisearch: ["minisearch"],
   acorn: ["acorn"],
   ignore: ["ignore"],
+  yaml: ["yaml"],
   commander: ["commander", "@commander-js/extra-typings"],
 };
 

@@ -4,6 +4,7 @@ import {
   type CommandSandbox,
   errorMessage,
   parseArguments,
+  type SkillLoader,
   toModelContent,
   type ToolContext,
   type ToolProgress,
@@ -49,6 +50,10 @@ export interface ToolCallRunnerOptions {
   redact?: (text: string) => string;
   /** Progress callbacks for the user interface. */
   events?: ToolEvents;
+  /** The skills the `skill` tool loads. */
+  skills?: SkillLoader;
+  /** More directories tools may read without asking (skill folders). */
+  readable?: () => string[];
   /** Keeps what each call may change in the workspace (absent: nothing is kept). */
   checkpoints?: CheckpointHooks;
 }
@@ -178,7 +183,8 @@ export class ToolCallRunner {
       onProgress: events?.toolProgress ? (p) => events.toolProgress!(call, p) : undefined,
       childEnv: this.#opts.childEnv,
       sandbox: this.#opts.sandbox,
-      readable: [this.#opts.session.outputDir],
+      readable: [this.#opts.session.outputDir, ...(this.#opts.readable?.() ?? [])],
+      ...(this.#opts.skills ? { skills: this.#opts.skills } : {}),
     };
   }
 }

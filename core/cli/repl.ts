@@ -1,3 +1,6 @@
+// The interactive session: start-up, the read loop, one step at a time (a turn, a slash command, a `!command`).
+// Over 300 lines because the Repl class is the one owner of the session's interactive state (the conversation,
+// the running step, notices held during a step); rendering, input and slash commands live in their own files.
 import { join } from "node:path";
 import {
   type ApprovalMode,
@@ -8,12 +11,14 @@ import {
   listSessions,
   type NaviApp,
   openConversation,
+  type ReasoningEffort,
   SessionError,
   startConversation,
   type StartupLine,
 } from "../mod.ts";
 import { askApproval } from "./approval_prompt.ts";
 import { promptSlashCommands, replacePromptRows } from "./commands/mcp_prompts.ts";
+import { extensionRows } from "./commands/extensions.ts";
 import { pickSession, resumeSummary } from "./commands/resume.ts";
 import { turnUsageLine } from "./commands/usage.ts";
 import { elicitByQuestions } from "./elicit_form.ts";
@@ -35,6 +40,7 @@ import { VERSION } from "../version.ts";
 export interface ReplOptions {
   provider?: string;
   model?: string;
+  effort?: ReasoningEffort;
   approval?: ApprovalMode;
   /** A session id (or unique prefix) to resume; `true`: pick one from a list. */
   resume?: string | true;
@@ -74,6 +80,7 @@ class Repl {
   #models?: string[];
   #markdown = new LazyMarkdown();
   #exiting = false;
+  #collisions: string[] = [];
 
   constructor(app: NaviApp, parts: { opts: ReplOptions; io: ReplIO; style: Style }) {
     this.#app = app;
@@ -92,7 +99,10 @@ class Repl {
         ? (write) => this.#markdown.stream({ write, style: parts.style, columns: () => term.columns() })
         : undefined,
     });
-    this.#commands = replCommands(this.#opts.commands);
+    const taken = replCommands(this.#opts.commands).map((c) => c.name);
+    const ext = extensionRows(app.extensions, taken);
+    this.#collisions = ext.problems;
+    this.#commands = replCommands([...(this.#opts.commands ?? []), ...ext.rows]);
   }
 
   #ask(): AskUser | undefined {
@@ -163,6 +173,7 @@ class Repl {
       onMcpReady: () => this.#syncMcp(),
     });
     this.#opened();
+    for (const text of this.#collisions) this.#report({ kind: "warning", text });
     const style = this.#style;
     for (const line of this.#app.plugins.announcements()) this.#out.write(style.dim(`navi: ${line}`) + "\n");
     this.#app.plugins.subscribe((e) => this.#notify(style.yellow(`navi: ${e.message}`)));
@@ -314,6 +325,7 @@ class Repl {
       modelsListed: (ids) => void (this.#models = ids),
       submit: (text) => this.#turn(text),
       mcpChanged: () => this.#syncMcp(),
+      reasoning: this.#events.reasoningDisplay,
     });
   }
 }
