@@ -79,7 +79,7 @@ export interface Conversation {
    * Rewind to the end of a turn: the files, the conversation, or both (see `rewindSession`). The conversation
    * the agent sends changes at once; deferred tool changes are folded at the next request.
    */
-  rewind(req: Omit<RewindRequest, "root" | "store">): Promise<RewindResult>;
+  rewind(req: RewindArgs): Promise<RewindResult>;
   /** Release the session (its lock) and stop the checkpoint recorder; also done by `app.close()`. */
   close(): Promise<void>;
   /** Whether this conversation continues a saved session. */
@@ -105,11 +105,8 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     sandboxAllows: (tool) => tool === "bash" ? app.sandbox.autoAllows() : Promise.resolve(false),
   });
   const { session, loaded, warnings } = openSession(app, { ...opts, llm, now });
-  const { recorder, store, close } = checkpointing(app, {
-    session,
-    notice: (line) => opts.events?.notice?.(line),
-  });
-  app.onClose(close);
+  const ckpt = checkpointing(app, { session, notice: (line) => opts.events?.notice?.(line) });
+  app.onClose(ckpt.close);
   const last = loaded?.requests.at(-1);
   const tools = new ToolList(app.registry, {
     readOnly: () => policy.mode === "plan",
@@ -155,27 +152,14 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     readable: () => app.extensions.skills.map((s) => s.dir),
     turnReminder: skillReminder(app, { session, resumed: loaded !== undefined }),
     now,
-    checkpoints: recorder,
+    checkpoints: ckpt.recorder,
   });
-  const rewind = async (req: Omit<RewindRequest, "root" | "store">) => {
-    const root = await Deno.realPath(app.workspace);
-    const result = await rewindSession(session, { ...req, root, store });
-    if (result.conversation) tools.deferral.coldPoint();
-    return result;
-  };
-  return {
-    agent,
-    llm,
-    policy,
-    tools,
-    warnings,
-    workspace: app.workspace,
-    checkpoints: store,
-    rewind,
-    close,
-    resumed: loaded !== undefined,
-  };
+  const base = { agent, llm, policy, tools, warnings, close: ckpt.close, resumed: loaded !== undefined };
+  const rewind = (req: RewindArgs) => ckpt.rewind(req, () => tools.deferral.coldPoint());
+  return { ...base, workspace: app.workspace, checkpoints: ckpt.store, rewind };
 }
+
+type RewindArgs = Omit<RewindRequest, "root" | "store">;
 
 /** The session's checkpoint recorder (unless `checkpoints.enabled` is false), its store, and how to close both. */
 function checkpointing(app: NaviApp, opts: { session: Session; notice?: (line: string) => void }) {
@@ -194,7 +178,13 @@ function checkpointing(app: NaviApp, opts: { session: Session; notice?: (line: s
       session.close();
       await recorder?.close();
     })();
-  return { recorder, store, close };
+  const rewind = async (req: RewindArgs, coldPoint: () => void) => {
+    const root = await Deno.realPath(app.workspace);
+    const result = await rewindSession(session, { ...req, root, store });
+    if (result.conversation) coldPoint();
+    return result;
+  };
+  return { recorder, store, close, rewind };
 }
 
 /** The session a conversation records to: a resumed one (with its warnings) or a new one. */
