@@ -51,11 +51,16 @@ export class IgnoreRules {
     if (path === ".git/info/exclude") this.#levels.delete("");
   }
 
+  /** Whether `rel` is `.git` or navi's own, or inside them: left out without a word. */
+  own(rel: string): boolean {
+    return rel.split("/").includes(".git") ||
+      this.#excluded.some((e) => rel === e || rel.startsWith(e + "/"));
+  }
+
   /** Whether `rel` (relative, `/`-separated) itself matches, its ancestors aside. */
   #matches(rel: string, isDir: boolean): boolean {
     const parts = rel.split("/");
-    if (parts.includes(".git")) return true;
-    if (this.#excluded.some((e) => rel === e || rel.startsWith(e + "/"))) return true;
+    if (this.own(rel)) return true;
     let ignored = false;
     for (let i = 0; i < parts.length; i++) {
       const dir = parts.slice(0, i).join("/");

@@ -200,7 +200,7 @@ export class WorkspaceIndex {
       this.#opts.rules.forget(rel);
       const info = lstat(join(this.#root, rel));
       if (this.#opts.rules.ignored(rel, info?.isDirectory ?? false)) {
-        if (info?.isFile && !this.files.has(rel)) this.ignoredChanged.add(rel);
+        if (info?.isFile && !this.files.has(rel) && !this.#opts.rules.own(rel)) this.ignoredChanged.add(rel);
         for (const k of [...this.files.keys()]) {
           if (k === rel || k.startsWith(rel + "/")) this.files.delete(k);
         }

@@ -244,6 +244,7 @@ export class Checkpoints implements CheckpointHooks {
       const full = resolve(this.#opts.workspace, path);
       const rel = await this.#relative(setup.root, full);
       if (rel === undefined) skipped.push({ path, why: "outside" });
+      else if (setup.rules.own(rel)) continue;
       else if (setup.rules.ignored(rel, false)) skipped.push({ path: rel, why: "ignored" });
       else targets.push({ rel, full, before: this.#version(full, { rel, setup }) });
     }
