@@ -141,3 +141,26 @@ export async function runNavi(
     clearTimeout(timer);
   }
 }
+
+/** The text of every file below `dir` (session files, saved outputs, checkpoint stores), joined; "" when missing. */
+export function textUnder(dir: string): string {
+  let out = "";
+  let entries: Deno.DirEntry[] = [];
+  try {
+    entries = [...Deno.readDirSync(dir)];
+  } catch {
+    return "";
+  }
+  for (const e of entries) {
+    const path = join(dir, e.name);
+    if (e.isDirectory) out += textUnder(path);
+    else if (e.isFile) out += new TextDecoder("latin1").decode(Deno.readFileSync(path));
+  }
+  return out;
+}
+
+/** The session files (`sessions/*.jsonl`) under `home`. */
+export function sessionFiles(home: string): string[] {
+  return [...Deno.readDirSync(join(home, "sessions"))].filter((e) => e.isFile && e.name.endsWith(".jsonl"))
+    .map((e) => join(home, "sessions", e.name));
+}

@@ -247,7 +247,10 @@ export class Agent {
       onText: events.text,
       onReasoning: events.reasoning,
       onToolName: (name) => {
-        if (tools.some((t) => t.function.name === name)) this.#opts.registry.get(name)?.warm?.();
+        if (!tools.some((t) => t.function.name === name)) return;
+        const tool = this.#opts.registry.get(name);
+        tool?.warm?.();
+        if (tool && tool.approval !== "read_only" && !tool.writes) this.#opts.checkpoints?.expect();
       },
     });
     const onRetry = events.retry && ((info: RetryInfo) => events.retry!(info));

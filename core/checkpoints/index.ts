@@ -231,6 +231,14 @@ export class WorkspaceIndex {
     }
   }
 
+  /** Note which of `paths` (reported by the watch, not looked at) are ignored files, for the "not kept" line. */
+  noteIgnored(paths: string[]): void {
+    for (const rel of paths) {
+      if (this.#opts.rules.own(rel) || !this.#opts.rules.ignored(rel, false)) continue;
+      if (lstat(join(this.#root, rel))?.isFile) this.ignoredChanged.add(rel);
+    }
+  }
+
   /** The index as `index.json` keeps it. */
   toJSON(): { version: 1; files: SavedEntry[] } {
     const files: SavedEntry[] = [];

@@ -25,6 +25,8 @@ export interface CallCapture {
 export interface CheckpointHooks {
   /** Checkpoint `n` was taken before a user turn: later changes belong to it. */
   beginTurn(n: number): void;
+  /** A call that may change any file is on its way (its name is streaming in): start the first look now. */
+  expect(): void;
   /** A call of `tool` with `effect` is about to run: keep what it may change. Never throws. */
   beforeCall(call: { tool: string; effect: FileEffect }): Promise<CallCapture | undefined>;
 }
@@ -56,8 +58,8 @@ export interface RecorderStats {
 }
 
 const MB = 1024 * 1024;
-/** navi's own folders, left out when navi's home is the workspace itself. */
-const NAVI_FOLDERS = ["sessions", "cache", "logs", "auth", "history"];
+/** navi's own files and folders, left out when navi's home is the workspace itself (config.json may hold keys). */
+const NAVI_FOLDERS = ["sessions", "cache", "logs", "auth", "history", "config.json", "trust.json"];
 const WHY: Record<string, string> = {
   size: "over the size limit",
   cap: "the session's store is full",
@@ -73,8 +75,8 @@ interface Setup {
 }
 
 /**
- * Records checkpoints for one session. The first user turn starts, in the background, a look at every file of
- * the workspace (its content kept, or hard-linked from an earlier session's store when unchanged) and a watch
+ * Records checkpoints for one session. The first call that may change any file starts (as its name streams
+ * in, in the background) a look at every file of the workspace (its content kept, or hard-linked from an earlier session's store when unchanged) and a watch
  * of file events; a call that may change any file then costs two fences on the event stream plus a look at
  * the paths the events name (or a walk of the workspace when the events cannot be trusted to be complete).
  */
@@ -99,10 +101,17 @@ export class Checkpoints implements CheckpointHooks {
     this.store = new CheckpointStore(storeDir(opts.home, opts.sessionId), { capBytes });
   }
 
-  /** Checkpoint `n` was taken before a user turn; the first one starts the background look. */
+  /** Checkpoint `n` was taken before a user turn. */
   beginTurn(n: number): void {
     this.#n = n;
-    void this.#startBaseline();
+  }
+
+  /**
+   * A call that may change any file is on its way: start the first look in the background (a session that
+   * never calls such a tool never looks, watches or stores anything).
+   */
+  expect(): void {
+    if (!this.#off && !this.#closing) void this.#startBaseline();
   }
 
   /** A call is about to run: keep what it may change (nothing when checkpoints are off). */
@@ -219,11 +228,12 @@ export class Checkpoints implements CheckpointHooks {
 
   /** Bring the index up to date: the paths the watch names, or a walk of everything. */
   async #sync(setup: Setup): Promise<FileChange[]> {
-    const settled = this.#watch && !this.#watch.failed ? await this.#watch.settle() : "unknown";
-    if (settled === "unknown") {
+    const settled = this.#watch && !this.#watch.failed ? await this.#watch.settle() : undefined;
+    if (!settled?.complete) {
       this.#stats.walks++;
       const changes = await setup.index.walk("");
       this.#watch?.walked();
+      setup.index.noteIgnored(settled?.paths ?? []);
       return changes;
     }
     this.#stats.settled++;

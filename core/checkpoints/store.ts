@@ -285,7 +285,7 @@ function validVersion(v: unknown): boolean {
 
 function validChange(r: Record<string, unknown> | null): r is ChangeRecord & Record<string, unknown> {
   return !!r && r.type === "change" && Number.isInteger(r.n) && typeof r.path === "string" &&
-    r.path !== "" && !r.path.split("/").includes("..") && !r.path.startsWith("/") &&
+    r.path !== "" && !r.path.startsWith("/") && !r.path.split("/").some((p) => p === ".." || p === ".git") &&
     validVersion(r.before) && validVersion(r.after) && typeof r.by === "string";
 }
 

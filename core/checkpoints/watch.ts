@@ -1,5 +1,5 @@
 // Which workspace paths changed between two moments, from the OS's file events (inotify on Linux, FSEvents on
-// macOS, through Deno.watchFs), or "unknown" when the events cannot be trusted to be complete.
+// macOS, through Deno.watchFs), and whether they can be trusted to be complete.
 //
 // Deno hands file events over through a queue of 16 and drops an event when that queue is full. A dropped
 // event therefore means that at least 16 events were queued; none of them had been read yet, so they are all
@@ -9,8 +9,14 @@
 // event has been read too. Fences are removed when the watch closes, not before (a removal is an event too).
 import { join } from "node:path";
 
-/** What changed in the workspace since the last `settle`: the paths (relative), or `unknown`. */
-export type Settled = { paths: string[] } | "unknown";
+/**
+ * What changed in the workspace since the last `settle`: the paths (relative), and whether they are all of
+ * them (`complete`: no event can have been lost).
+ */
+export interface Settled {
+  paths: string[];
+  complete: boolean;
+}
 
 const QUEUE = 16;
 const FENCE_WAIT_MS = 250;
@@ -99,7 +105,7 @@ export class ChangeWatch {
     this.#count = 0;
     this.#paths.clear();
     this.#overflow = false;
-    return complete ? { paths } : "unknown";
+    return { paths, complete };
   }
 
   /**

@@ -188,8 +188,9 @@ export function forkSlashCommand(): SlashCommand {
     run: (args, ctx) => {
       const from = ctx.conversation().agent.session.meta.id;
       const turn = args.trim() ? Number(args.trim()) : undefined;
-      if (turn !== undefined && (!Number.isInteger(turn) || turn < 0)) {
-        return void ctx.out.write(`not a turn number: ${args.trim()}\n`);
+      const last = ctx.conversation().agent.session.checkpoints.at(-1)?.n ?? 0;
+      if (turn !== undefined && (!Number.isInteger(turn) || turn < 0 || turn > last)) {
+        return void ctx.out.write(`no turn ${args.trim()}; the turns are 0 to ${last}\n`);
       }
       if (!ctx.fork) return void ctx.out.write("/fork is not available here\n");
       ctx.fork(turn);

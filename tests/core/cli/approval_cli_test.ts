@@ -1,6 +1,15 @@
 import { join } from "node:path";
 import { startLlmServer } from "../../support/llm_server.ts";
-import { assert, assertEquals, assertMatch, runNavi, tempDir, writeConfig } from "../../helpers.ts";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  runNavi,
+  sessionFiles,
+  tempDir,
+  textUnder,
+  writeConfig,
+} from "../../helpers.ts";
 import { RM_RF_SPELLINGS } from "../../support/shell_spellings.ts";
 
 const KEY = "sk-approval-KNOWN-KEY-42424242";
@@ -82,8 +91,7 @@ Deno.test("bash children do not get the api key; the key appears nowhere after a
   assert(result.ok, JSON.stringify(result));
   assertMatch(result.output, /marker--end/);
   assertMatch(result.output, /PATH=/);
-  const sessionText = [...Deno.readDirSync(join(r.home, "sessions"))]
-    .map((e) => Deno.readTextFileSync(join(r.home, "sessions", e.name))).join("");
+  const sessionText = textUnder(join(r.home, "sessions"));
   const everything = r.stdout + r.stderr + sessionText + r.requests.map((q) => q.raw).join("");
   assert(!everything.includes(KEY), "key leaked");
   assertEquals(r.requests[0].headers.get("authorization"), `Bearer ${KEY}`, "but it is sent to the provider");
@@ -115,8 +123,7 @@ Deno.test("literal keys and MCP header values in config.json are redacted from t
     assertEquals(r.code, 0, r.stderr);
     const toolResult = (server.requests[1].body.messages as { content: string }[]).at(-1)!.content;
     assertMatch(toolResult, /\[redacted\]/);
-    const sessions = [...Deno.readDirSync(join(home.path, "sessions"))]
-      .map((e) => Deno.readTextFileSync(join(home.path, "sessions", e.name))).join("");
+    const sessions = textUnder(join(home.path, "sessions"));
     for (const secret of [header, literalKey]) {
       assert(!(toolResult + r.stdout + r.stderr + sessions).includes(secret), `${secret} leaked`);
     }
@@ -142,10 +149,7 @@ Deno.test("deny bash(rm -rf*) holds against every respelling of rm -rf, under --
     const r = await runNavi(["-p", "clean up", "--approval", "auto"], { home: home.path, cwd: ws.path });
     assertEquals(r.code, 0, r.stderr);
     assertEquals(await Deno.readTextFile(join(ws.path, "victim", "keep.txt")), "precious");
-    const sessions = join(home.path, "sessions");
-    const lines = [...Deno.readDirSync(sessions)].flatMap((e) =>
-      Deno.readTextFileSync(join(sessions, e.name)).split("\n")
-    );
+    const lines = sessionFiles(home.path).flatMap((f) => Deno.readTextFileSync(f).split("\n"));
     const audits = lines.filter((l) => l.includes('"type":"audit"')).map((l) => JSON.parse(l).decision);
     assertEquals(audits, [...RM_RF_SPELLINGS.map(() => "denied"), "auto"]);
     const results = (server.requests[1].body.messages as { role: string; content: string }[])
@@ -194,9 +198,8 @@ Deno.test("arguments that are not a JSON object never reach a handler, approval 
         error: `Invalid arguments for ${c.name}: expected a JSON object, got ${got[i % 4]}.`,
       })),
     );
-    const sessions = join(home.path, "sessions");
-    const audits = [...Deno.readDirSync(sessions)]
-      .flatMap((e) => Deno.readTextFileSync(join(sessions, e.name)).split("\n"))
+    const audits = sessionFiles(home.path)
+      .flatMap((f) => Deno.readTextFileSync(f).split("\n"))
       .filter((l) => l.includes('"type":"audit"')).map((l) => JSON.parse(l));
     assertEquals(
       audits.map((a) => `${a.tool} ${a.decision} ${a.ok}`),

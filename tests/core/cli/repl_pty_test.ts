@@ -1,12 +1,10 @@
 // The REPL under a real pseudo-terminal (tmux): pastes, approvals, Ctrl-C and Ctrl-D as a user types them.
 import { join } from "node:path";
 import { naviInPty as repl } from "../../support/navi_pty.ts";
-import { assert, assertEquals, assertMatch, until } from "../../helpers.ts";
+import { assert, assertEquals, assertMatch, sessionFiles, until } from "../../helpers.ts";
 
 const sessionRecords = (home: string) =>
-  [...Deno.readDirSync(join(home, "sessions"))].flatMap((e) =>
-    Deno.readTextFileSync(join(home, "sessions", e.name)).trim().split("\n").map((l) => JSON.parse(l))
-  );
+  sessionFiles(home).flatMap((f) => Deno.readTextFileSync(f).trim().split("\n").map((l) => JSON.parse(l)));
 
 Deno.test("a 100,000-character paste shows at once and is sent whole; a multi-line paste is one message", async () => {
   await using r = await repl([{ text: "got the long one" }, { text: "got the lines" }]);

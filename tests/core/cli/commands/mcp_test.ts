@@ -10,6 +10,7 @@ import {
   ROOT,
   runNavi,
   tempDir,
+  textUnder,
   writeConfig,
 } from "../../../helpers.ts";
 import { startMcpHttp } from "../../../support/mcp_http.ts";
@@ -192,8 +193,7 @@ Deno.test(
       assertEquals(JSON.parse(results[0]).output, "[unset] [unset]\n", "bash children lack both variables");
       assertEquals(JSON.parse(results[1]).output, "[redacted]", "the header value, as the server saw it");
       assertEquals(JSON.parse(results[2]).output, "[redacted]", "the env value, as the server saw it");
-      const sessions = [...Deno.readDirSync(join(home.path, "sessions"))]
-        .map((e) => Deno.readTextFileSync(join(home.path, "sessions", e.name))).join("");
+      const sessions = textUnder(join(home.path, "sessions"));
       const seen = r.stdout + r.stderr + sessions + results.join("");
       for (const secret of [header, stdioSecret]) assert(!seen.includes(secret), `${secret} leaked`);
     } finally {
