@@ -3,7 +3,7 @@ import {
   Checkpoints,
   CheckpointStore,
   copyStore,
-  type RewindRequest,
+  type RewindChoice,
   type RewindResult,
   rewindSession,
   storeDir,
@@ -79,7 +79,7 @@ export interface Conversation {
    * Rewind to the end of a turn: the files, the conversation, or both (see `rewindSession`). The conversation
    * the agent sends changes at once; deferred tool changes are folded at the next request.
    */
-  rewind(req: RewindArgs): Promise<RewindResult>;
+  rewind(req: RewindChoice): Promise<RewindResult>;
   /** Release the session (its lock) and stop the checkpoint recorder; also done by `app.close()`. */
   close(): Promise<void>;
   /** Whether this conversation continues a saved session. */
@@ -155,11 +155,9 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     checkpoints: ckpt.recorder,
   });
   const base = { agent, llm, policy, tools, warnings, close: ckpt.close, resumed: loaded !== undefined };
-  const rewind = (req: RewindArgs) => ckpt.rewind(req, () => tools.deferral.coldPoint());
+  const rewind = (req: RewindChoice) => ckpt.rewind(req, () => tools.deferral.coldPoint());
   return { ...base, workspace: app.workspace, checkpoints: ckpt.store, rewind };
 }
-
-type RewindArgs = Omit<RewindRequest, "root" | "store">;
 
 /** The session's checkpoint recorder (unless `checkpoints.enabled` is false), its store, and how to close both. */
 function checkpointing(app: NaviApp, opts: { session: Session; notice?: (line: string) => void }) {
@@ -178,7 +176,7 @@ function checkpointing(app: NaviApp, opts: { session: Session; notice?: (line: s
       session.close();
       await recorder?.close();
     })();
-  const rewind = async (req: RewindArgs, coldPoint: () => void) => {
+  const rewind = async (req: RewindChoice, coldPoint: () => void) => {
     const root = await Deno.realPath(app.workspace);
     const result = await rewindSession(session, { ...req, root, store });
     if (result.conversation) coldPoint();

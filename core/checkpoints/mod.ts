@@ -20,6 +20,7 @@ export {
   planCode,
   readChanges,
   type RestoreFile,
+  type RewindChoice,
   RewindError,
   type RewindRequest,
   type RewindResult,

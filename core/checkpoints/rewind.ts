@@ -178,6 +178,9 @@ export interface RewindRequest {
   confirm(file: RestoreFile): Promise<boolean>;
 }
 
+/** A rewind as a front asks for it: the turn, what to restore, how to ask (the session supplies the rest). */
+export type RewindChoice = Omit<RewindRequest, "root" | "store">;
+
 /** What a rewind did. */
 export interface RewindResult {
   /** The rewind's own checkpoint (rewind to `n - 1` to undo it). */
