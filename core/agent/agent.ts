@@ -7,10 +7,11 @@ import {
   isAbort,
   isContextLengthError,
   type RetryInfo,
+  type ToolCall,
   type Usage,
 } from "../provider/mod.ts";
 import type { Session } from "../session/mod.ts";
-import type { CommandSandbox, OpenAITool, ToolRegistry } from "../tool/mod.ts";
+import type { CommandRunner, CommandSandbox, FileAccess, OpenAITool, ToolRegistry } from "../tool/mod.ts";
 import type { CacheStats, ToolDeferral, ToolList } from "../toollist/mod.ts";
 import { compactConversation } from "./compaction.ts";
 import { ResponseAssembler } from "./stream.ts";
@@ -22,8 +23,12 @@ export interface AgentEvents extends ToolEvents {
   requestStart?(step: number): void;
   /** A piece of the model's answer text, as it streams in. */
   text?(delta: string): void;
-  /** A model response is complete: its text and how many tool calls it asked for. */
-  responseEnd?(info: { text: string; toolCalls: number }): void;
+  /**
+   * A model response is complete (or was cut off): its text and how many tool calls it asked for. The agent
+   * also sets `calls` (the tool calls, whole, none for a cut response), `usage` (this request's tokens) and,
+   * when the request did not extend the previous request's prefix, `cacheBreak` (the first part that changed).
+   */
+  responseEnd?(info: ResponseInfo): void;
   /** A message from navi itself for the user (tool list changes, the step limit). */
   notice?(text: string): void;
   /** A failed model request will be retried after `info.waitMs` (`info.message` says so in one line). */
@@ -31,6 +36,28 @@ export interface AgentEvents extends ToolEvents {
   /** A compaction starts (`summary` absent) or ends; tokens are estimates of the whole prompt. */
   compaction?(info: CompactionInfo): void;
 }
+
+/** What `responseEnd` hears about one model response. */
+export interface ResponseInfo {
+  /** The response's text. */
+  text: string;
+  /** How many tool calls it asked for. */
+  toolCalls: number;
+  /** The tool calls, in order (none when the response was cut off). */
+  calls?: ToolCall[];
+  /** The tokens of this one request. */
+  usage?: Usage;
+  /** The first part of the request that differed from the previous request's prefix (a cache break). */
+  cacheBreak?: string;
+  /** The response was cut off: aborted by the user (`interrupted`) or the stream broke (`cut`). */
+  cut?: "interrupted" | "cut";
+}
+
+/**
+ * What a user turn says: text, or content parts in the Chat Completions shape (`{type: "text", text}`,
+ * `{type: "image_url", image_url: {url}}`) for a message with images.
+ */
+export type UserContent = string | Record<string, unknown>[];
 
 /** The outcome of one user turn. */
 export interface TurnResult {
@@ -78,6 +105,10 @@ export interface AgentOptions {
   redact?: (text: string) => string;
   /** Progress callbacks for the user interface. */
   events?: AgentEvents;
+  /** Where file tools read and write (default: the local file system). */
+  files?: FileAccess;
+  /** Where `bash` runs commands (default: local child processes). */
+  commandRunner?: CommandRunner;
   /** The model requests go to (read after each turn to record its usage by model). */
   model?: () => string | undefined;
   /** Awaited before each model request (MCP tool-list refreshes already announced land first). */
@@ -119,7 +150,7 @@ export class Agent {
    * stream that broke off or ended incomplete; what arrived of it is kept in the session with the `cut`
    * marker and none of its tool calls is run.
    */
-  async run(prompt: string, signal: AbortSignal): Promise<TurnResult> {
+  async run(prompt: UserContent, signal: AbortSignal): Promise<TurnResult> {
     const result: TurnResult = {
       text: "",
       toolCalls: [],
@@ -134,7 +165,7 @@ export class Agent {
     }
   }
 
-  async #turn(prompt: string, opts: { signal: AbortSignal; result: TurnResult }): Promise<TurnResult> {
+  async #turn(prompt: UserContent, opts: { signal: AbortSignal; result: TurnResult }): Promise<TurnResult> {
     const { session, events = {} } = this.#opts;
     const { signal, result } = opts;
     session.addMessage({ role: "user", content: prompt });
@@ -228,9 +259,17 @@ export class Agent {
       if (opts.signal.aborted) throw abortError(opts.signal);
     } catch (err) {
       const aborted = isAbort(err, opts.signal);
-      const partial = response.partialMessage(aborted ? "interrupted" : "cut");
+      const cut = aborted ? "interrupted" : "cut";
+      const partial = response.partialMessage(cut);
       if (partial) session.addMessage(partial);
-      events.responseEnd?.({ text: response.text, toolCalls: 0 });
+      events.responseEnd?.({
+        text: response.text,
+        toolCalls: 0,
+        calls: [],
+        usage: { ...usage },
+        ...(changed ? { cacheBreak: changed } : {}),
+        cut,
+      });
       if (!aborted) throw err;
       return { text: response.text, calls: [], aborted: true };
     } finally {
@@ -246,7 +285,13 @@ export class Agent {
     }
     const calls = response.calls();
     session.addMessage(response.message());
-    events.responseEnd?.({ text: response.text, toolCalls: calls.length });
+    events.responseEnd?.({
+      text: response.text,
+      toolCalls: calls.length,
+      calls,
+      usage: { ...usage },
+      ...(changed ? { cacheBreak: changed } : {}),
+    });
     return { text: response.text, calls, aborted: false };
   }
 }

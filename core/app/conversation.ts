@@ -1,6 +1,7 @@
 import { Agent, type AgentEvents } from "../agent/mod.ts";
 import { ApprovalPolicy, type AskUser } from "../approval/mod.ts";
 import type { ApprovalMode } from "../config/mod.ts";
+import type { CommandRunner, FileAccess } from "../tool/mod.ts";
 import { ContextKeeper, loadInstructions, modelLimits, systemPrompt } from "../context/mod.ts";
 import { LlmClient } from "../provider/mod.ts";
 import {
@@ -29,6 +30,10 @@ export interface ConversationOptions {
   ask?: AskUser;
   /** Progress callbacks for the user interface. */
   events?: AgentEvents;
+  /** Where file tools read and write (an editor's buffers over ACP); default: the local file system. */
+  files?: FileAccess;
+  /** Where `bash` runs commands (an editor's terminals over ACP); default: local child processes. */
+  commandRunner?: CommandRunner;
 }
 
 /** Everything one conversation needs, wired together. */
@@ -100,6 +105,8 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     sandbox: app.sandbox,
     redact: (text) => app.secrets.redact(text),
     events: opts.events,
+    ...(opts.files ? { files: opts.files } : {}),
+    ...(opts.commandRunner ? { commandRunner: opts.commandRunner } : {}),
     model: () => safeChoice(llm)?.model,
     beforeRequest: () => app.mcp.settle(),
   });

@@ -30,6 +30,8 @@ export interface ApprovalQuestion {
   prefix?: string;
   /** Asked about a path outside the workspace: the resolved path ("always" then covers only that). */
   outside?: string;
+  /** The id of the tool call asked about, when the caller knows it (an editor shows the question there). */
+  callId?: string;
 }
 
 /** Asks the user; absent when nobody can answer (stdin not a terminal, `-p`). */
@@ -194,9 +196,11 @@ export class ApprovalPolicy {
       args: Record<string, unknown>;
       /** What the call would change; computed only when the user is asked. */
       preview?: () => Promise<ToolPreview | undefined>;
+      /** The tool call's id, passed on to the question. */
+      callId?: string;
     },
   ): Promise<Decision> {
-    const { tool, approval, args } = call;
+    const { tool, approval, args, callId } = call;
     if (await denied(this.#deny, { tool, args })) {
       return { allowed: false, how: "denied", error: `Denied: ${tool} is blocked by a deny rule in config` };
     }
@@ -216,6 +220,7 @@ export class ApprovalPolicy {
       args,
       ...(command !== undefined && suggestPrefix(command) ? { prefix: suggestPrefix(command) } : {}),
       ...(call.preview ? { preview: await call.preview().catch(() => undefined) } : {}),
+      ...(callId ? { callId } : {}),
     });
   }
 
@@ -232,11 +237,17 @@ export class ApprovalPolicy {
   }
 
   /** An out-of-class action (a path outside the workspace): asked in ask, refused in plan, allowed in auto. */
-  async confirm(tool: string, detail: string): Promise<boolean> {
+  async confirm(tool: string, detail: string, opts: { callId?: string } = {}): Promise<boolean> {
     if (this.mode === "auto") return true;
     if (this.mode === "plan") return false;
     if (this.#grants.some((g) => g.outside && g.tool === tool)) return true;
-    const question = { tool, summary: `outside the workspace: ${detail}`, args: {}, outside: detail };
+    const question: ApprovalQuestion = {
+      tool,
+      summary: `outside the workspace: ${detail}`,
+      args: {},
+      outside: detail,
+      ...(opts.callId ? { callId: opts.callId } : {}),
+    };
     return (await this.#question(question)).allowed;
   }
 

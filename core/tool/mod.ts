@@ -1,8 +1,10 @@
 /**
  * What a tool is: its definition (`defineTool` with zod parameters and an approval class), the uniform
- * `{ok, ...}` results with truncation, per-call timeouts, and the registry every tool lives in.
+ * `{ok, ...}` results with truncation, per-call timeouts, the registry every tool lives in, and the file
+ * access and command runner a front may route file tools and `bash` through.
  * @module
  */
+export { LOCAL_FILES, readTextFile, writeTextFile } from "./files.ts";
 export { defineRawTool, defineTool, parseArguments, zodInputSchema, zodValidator } from "./define.ts";
 export { type OpenAITool, RegistryError, ToolRegistry } from "./registry.ts";
 export {
@@ -16,9 +18,14 @@ export {
 export {
   APPROVAL_CLASSES,
   type ApprovalClass,
+  type CommandOutcome,
+  type CommandRun,
+  type CommandRunner,
   type CommandSandbox,
   DEFAULT_MAX_OUTPUT_CHARS,
   DEFAULT_TIMEOUT_MS,
+  DIFF_FIELD,
+  type FileAccess,
   type SandboxedCommand,
   type Tool,
   TOOL_NAME_PATTERN,
