@@ -83,6 +83,7 @@ const VALUE_OPTIONS = new Set([
   "-p",
   "--print",
   "--output-format",
+  "--input-format",
   "--provider",
   "--model",
   "--approval",
@@ -101,7 +102,7 @@ export function connectsMcp(args: readonly string[]): boolean {
     if (a === "--") break;
     if (["-h", "--help", "-v", "--version"].includes(a)) return false;
     if (a.startsWith("-")) {
-      if (VALUE_OPTIONS.has(a)) i++;
+      if (VALUE_OPTIONS.has(a) && !(args[i + 1] ?? "-").startsWith("-")) i++;
       continue;
     }
     words.push(a);

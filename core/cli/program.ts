@@ -36,8 +36,23 @@ export function buildProgram(commander: typeof Commander, deps: ProgramDeps) {
   const program = new Command("navi")
     .description("A terminal coding agent for any OpenAI-compatible endpoint.")
     .version(VERSION, "-v, --version")
-    .option("-p, --print <prompt>", "run one turn and print the answer (stdin, when piped, is appended)")
-    .addOption(new Option("--output-format <format>", "output of --print").choices(["text", "json"] as const))
+    .option("-p, --print [prompt]", "run one turn and print the answer (stdin, when piped, is appended)")
+    .addOption(
+      new Option("--output-format <format>", "output of --print").choices(
+        ["text", "json", "stream-json"] as const,
+      ),
+    )
+    .addOption(
+      new Option(
+        "--input-format <format>",
+        "input of --print (stream-json: user messages as JSON lines on stdin)",
+      )
+        .choices(["text", "stream-json"] as const),
+    )
+    .option(
+      "--include-partial-messages",
+      "with --output-format stream-json: text deltas as stream_event lines",
+    )
     .option("--provider <name>", "provider from config.json providers")
     .option("--model <name>", "model name")
     .addOption(modes)
@@ -52,15 +67,10 @@ export function buildProgram(commander: typeof Commander, deps: ProgramDeps) {
     })
     .action(async (words, opts) => {
       if (words.length) throw new Error(unexpectedWords(words));
+      checkPrintOptions(opts);
       const app = await deps.createApp({ mcp: true });
       if (opts.print !== undefined) {
-        const { printCommand } = await import("./commands/print.ts");
-        if (opts.resume === true) {
-          throw new Error(
-            "--resume needs a session id with -p (navi sessions lists them; a unique prefix works)",
-          );
-        }
-        deps.exit(await printCommand(app, opts.print, { ...opts, resume: opts.resume }));
+        deps.exit(await runPrint(app, { ...opts, print: opts.print }));
         return;
       }
       const { runRepl } = await import("./repl.ts");
@@ -72,6 +82,47 @@ export function buildProgram(commander: typeof Commander, deps: ProgramDeps) {
   program.addCommand(mcpCommand(commander, deps));
   program.addCommand(pluginsCommand(commander, deps));
   return program;
+}
+
+type PrintFlags = {
+  print?: string | true;
+  outputFormat?: "text" | "json" | "stream-json";
+  inputFormat?: "text" | "stream-json";
+  includePartialMessages?: true;
+  resume?: string | true;
+};
+
+/** The options that only mean something with -p, and only together. */
+function checkPrintOptions(opts: PrintFlags): void {
+  const streamOnly = opts.inputFormat === "stream-json"
+    ? "--input-format stream-json"
+    : opts.includePartialMessages
+    ? "--include-partial-messages"
+    : undefined;
+  if (opts.print === undefined && (opts.outputFormat || opts.inputFormat || streamOnly)) {
+    throw new Error("--output-format, --input-format and --include-partial-messages go with -p");
+  }
+  if (streamOnly && opts.outputFormat !== "stream-json") {
+    throw new Error(`${streamOnly} needs --output-format stream-json`);
+  }
+  if (opts.print !== undefined && opts.resume === true) {
+    throw new Error("--resume needs a session id with -p (navi sessions lists them; a unique prefix works)");
+  }
+}
+
+/** `-p`: one turn printed as text or JSON, or the stream-json event stream. */
+async function runPrint<O extends PrintFlags & { print: string | true }>(
+  app: NaviApp,
+  opts: O,
+): Promise<number> {
+  const prompt = opts.print === true ? "" : opts.print;
+  const resume = opts.resume === true ? undefined : opts.resume;
+  if (opts.outputFormat === "stream-json") {
+    const { streamJsonCommand } = await import("./commands/stream_json.ts");
+    return await streamJsonCommand(app, prompt, { ...opts, resume });
+  }
+  const { printCommand } = await import("./commands/print.ts");
+  return await printCommand(app, prompt, { ...opts, outputFormat: opts.outputFormat, resume });
 }
 
 function unexpectedWords(words: string[]): string {

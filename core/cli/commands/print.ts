@@ -57,7 +57,11 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
   };
   const piped = await Promise.race([readStdin(), aborted(trap.signal).then(() => "")]);
   if (trap.received) return stopped();
-  const full = piped.trim() ? `${prompt}\n\n${piped}` : prompt;
+  const full = piped.trim() ? (prompt ? `${prompt}\n\n${piped}` : piped) : prompt;
+  if (!full.trim()) {
+    err.write('navi: -p needs a prompt: an argument (navi -p "...") or piped stdin\n');
+    return 1;
+  }
   const events = terminalEvents({ mode: "print", out, err, style });
   app.plugins.subscribe((e) => err.write(`navi: ${e.message}\n`));
   preloadSdk();
