@@ -79,6 +79,7 @@ export function buildProgram(commander: typeof Commander, deps: ProgramDeps) {
   for (const build of [toolsSubcommand, doctorSubcommand, sessionsSubcommand, sandboxSubcommand]) {
     program.addCommand(build(commander, deps));
   }
+  program.addCommand(acpSubcommand(commander, deps));
   program.addCommand(mcpCommand(commander, deps));
   program.addCommand(pluginsCommand(commander, deps));
   return program;
@@ -130,7 +131,7 @@ function unexpectedWords(words: string[]): string {
   return `unexpected argument ${JSON.stringify(text)}: to send a prompt use navi -p ${
     JSON.stringify(text)
   } ` +
-    "or start navi and type it; commands: tools, sessions, mcp, plugins, doctor";
+    "or start navi and type it; commands: tools, sessions, mcp, plugins, doctor, acp";
 }
 
 /** `navi tools [--json]`. */
@@ -158,6 +159,31 @@ function toolsSubcommand({ Command }: typeof Commander, deps: ProgramDeps) {
       for (const s of app.mcp.states()) {
         if (s.error) deps.err.write(`navi: MCP server ${s.name} ${s.status}: ${s.error}\n`);
       }
+    });
+}
+
+/** `navi acp`: the Agent Client Protocol on stdin/stdout, for editors. Loads no REPL code. */
+function acpSubcommand({ Command }: typeof Commander, deps: ProgramDeps) {
+  return new Command("acp")
+    .description("speak the Agent Client Protocol on stdin/stdout (for editors: Zed, JetBrains, Neovim, Emacs)")
+    .action(async (_opts, cmd) => {
+      const { approval } = cmd.optsWithGlobals() as Globals;
+      const [{ serveAcp }, { builtinTools }, { naviHome }] = await Promise.all([
+        import("../acp/mod.ts"),
+        import("../../tools/mod.ts"),
+        import("../home.ts"),
+      ]);
+      deps.exit(
+        await serveAcp({
+          home: naviHome(),
+          env: Deno.env,
+          builtins: builtinTools,
+          input: Deno.stdin.readable,
+          output: Deno.stdout.writable,
+          log: (line) => deps.err.write(`navi: ${line}\n`),
+          ...(approval ? { approval } : {}),
+        }),
+      );
     });
 }
 
