@@ -21,6 +21,7 @@ export const SPLIT: Record<string, string[]> = {
   minisearch: ["minisearch"],
   acorn: ["acorn"],
   commander: ["commander", "@commander-js/extra-typings"],
+  acp: ["@agentclientprotocol/sdk"],
 };
 
 /** The package a bare specifier belongs to: `zod/v4` -> `zod`, `@scope/pkg/sub.js` -> `@scope/pkg`. */

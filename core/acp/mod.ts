@@ -7,6 +7,4 @@
  * so core/mod.ts does not re-export it: `navi acp` imports it when it runs.
  * @module
  */
-export { type AcpOptions, clientServers, serveAcp } from "./server.ts";
-export { readPrompt, replayUpdates } from "./content.ts";
-export { toolKind, toolLocations, toolTitle } from "./tool_view.ts";
+export { type AcpOptions, serveAcp } from "./server.ts";

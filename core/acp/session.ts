@@ -83,10 +83,10 @@ export class AcpSession {
         ? { files: clientFiles(side, o.caps.fs) }
         : {}),
       ...(o.caps?.terminal ? { commandRunner: clientTerminals(side, terminals) } : {}),
-      mcp: "background",
+      // Awaited, as in -p: the session's first prompt has its MCP tools (bounded by connect_timeout_s).
+      mcp: "await",
       terminal: false,
       report: (line) => o.log(`${line.kind === "warning" ? "warning: " : ""}${line.text}`),
-      onMcpReady: () => s.#announce(),
     });
     s.id = s.#convo.agent.session.meta.id;
     s.#models = s.#knownModels();
@@ -106,7 +106,7 @@ export class AcpSession {
     return this.#queue;
   }
 
-  /** Announce the slash commands (again after MCP servers connected: their prompts join). */
+  /** Announce the slash commands: the built-in ones and the MCP servers' prompts. */
   async #announce(): Promise<void> {
     this.#commands = await sessionCommands(this.app);
     this.send({ sessionUpdate: "available_commands_update", availableCommands: advertised(this.#commands) });

@@ -165,7 +165,9 @@ function toolsSubcommand({ Command }: typeof Commander, deps: ProgramDeps) {
 /** `navi acp`: the Agent Client Protocol on stdin/stdout, for editors. Loads no REPL code. */
 function acpSubcommand({ Command }: typeof Commander, deps: ProgramDeps) {
   return new Command("acp")
-    .description("speak the Agent Client Protocol on stdin/stdout (for editors: Zed, JetBrains, Neovim, Emacs)")
+    .description(
+      "speak the Agent Client Protocol on stdin/stdout (for editors: Zed, JetBrains, Neovim, Emacs)",
+    )
     .action(async (_opts, cmd) => {
       const { approval } = cmd.optsWithGlobals() as Globals;
       const [{ serveAcp }, { builtinTools }, { naviHome }] = await Promise.all([

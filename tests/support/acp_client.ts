@@ -78,12 +78,20 @@ function terminals(ed: Pick<Editor, "terminals" | "calls">) {
   };
 }
 
-/** Start `navi acp` in `cwd` with its own NAVI_HOME and connect the SDK's client to it. */
-export function startEditor(opts: { home: string; cwd: string; env?: Record<string, string> }): Editor {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--unstable-worker-options", MAIN, "acp"],
+/**
+ * Start `navi acp` in `cwd` with its own NAVI_HOME and connect the SDK's client to it. `command` runs another
+ * navi (the bundle) with exactly `env`.
+ */
+export function startEditor(
+  opts: { home: string; cwd: string; env?: Record<string, string>; command?: string[] },
+): Editor {
+  const [program, ...args] = opts.command ??
+    [Deno.execPath(), "run", "-A", "--unstable-worker-options", MAIN, "acp"];
+  const child = new Deno.Command(program, {
+    args,
     cwd: opts.cwd,
-    env: { NAVI_HOME: opts.home, NO_COLOR: "1", ...opts.env },
+    clearEnv: opts.command !== undefined,
+    env: opts.command ? opts.env : { NAVI_HOME: opts.home, NO_COLOR: "1", ...opts.env },
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",

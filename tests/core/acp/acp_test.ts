@@ -9,6 +9,8 @@ import {
   assertEquals,
   assertMatch,
   keyedLlmConfig,
+  MAIN,
+  ROOT,
   tempDir,
   until,
   writeConfig,
@@ -257,7 +259,7 @@ Deno.test("navi acp as an editor drives it: fs reads, an allowed edit, a rejecte
 Deno.test("a client whose messages are malformed JSON-RPC gets errors, and navi keeps answering", async () => {
   await using home = await tempDir();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--unstable-worker-options", join(import.meta.dirname!, "../../../main.ts"), "acp"],
+    args: ["run", "-A", "--unstable-worker-options", MAIN, "acp"],
     cwd: home.path,
     env: { NAVI_HOME: home.path, NO_COLOR: "1" },
     stdin: "piped",
@@ -319,5 +321,44 @@ Deno.test("a client whose messages are malformed JSON-RPC gets errors, and navi 
     const status = await child.status;
     await child.stderr.cancel().catch(() => {});
     assertEquals(status.code, 0, "navi ends normally when the client closes its input");
+  }
+});
+
+Deno.test("session/new merges the client's MCP servers with config.json's; their tools are offered from the first prompt", async () => {
+  await using home = await tempDir();
+  await using ws = await tempDir();
+  const server = startLlmServer([{ text: "ok" }]);
+  const testServer = ["run", "-A", join(ROOT, "tests/support/mcp_test_server.ts")];
+  const ed = startEditor({ home: home.path, cwd: home.path, env: { TEST_LLM_KEY: KEY } });
+  try {
+    await writeConfig(
+      home.path,
+      keyedLlmConfig(server.url, { mcp_servers: { cfg: { command: Deno.execPath(), args: testServer } } }),
+    );
+    await initialize(ed);
+    const mcpServers: acp.McpServer[] = [
+      {
+        name: "from editor",
+        command: Deno.execPath(),
+        args: testServer,
+        env: [{ name: "TOKEN", value: KEY }],
+      },
+      { type: "sse", name: "old", url: "http://127.0.0.1:9/sse", headers: [] },
+    ];
+    const { sessionId } = await ed.agent.request("session/new", { cwd: ws.path, mcpServers });
+    const res = await ed.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "hi" }],
+    });
+    assertEquals(res.stopReason, "end_turn");
+    const offered = (server.requests[0].body.tools as { function: { name: string } }[]).map((x) =>
+      x.function.name
+    );
+    assert(offered.includes("mcp__cfg__echo"), offered.join(" "));
+    assert(offered.includes("mcp__from-editor__echo"), offered.join(" "));
+    assertMatch(ed.stderr(), /MCP server old from the editor uses SSE, which navi does not speak; left out/);
+  } finally {
+    await ed.close();
+    await server.close();
   }
 });
