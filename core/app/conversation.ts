@@ -1,5 +1,6 @@
 import { Agent, type AgentEvents } from "../agent/mod.ts";
 import { ApprovalPolicy, type AskUser } from "../approval/mod.ts";
+import type { Clock } from "../clock/mod.ts";
 import type { ApprovalMode } from "../config/mod.ts";
 import type { CommandRunner, FileAccess } from "../tool/mod.ts";
 import { ContextKeeper, loadInstructions, modelLimits, systemPrompt } from "../context/mod.ts";
@@ -34,6 +35,8 @@ export interface ConversationOptions {
   files?: FileAccess;
   /** Where `bash` runs commands (an editor's terminals over ACP); default: local child processes. */
   commandRunner?: CommandRunner;
+  /** The clock of retry waits, the deferral's cache TTL and session timestamps (default the system clock). */
+  clock?: Clock;
 }
 
 /** Everything one conversation needs, wired together. */
@@ -56,7 +59,9 @@ export interface Conversation {
 
 /** Start a new conversation or resume a persisted one (`--resume <id>`, `--continue`). */
 export function openConversation(app: NaviApp, opts: ConversationOptions): Conversation {
-  const llm = new LlmClient(app.config, { provider: opts.provider, model: opts.model, env: app.env });
+  const { clock } = opts;
+  const now = clock && (() => clock.now());
+  const llm = new LlmClient(app.config, { provider: opts.provider, model: opts.model, env: app.env, clock });
   const policy = new ApprovalPolicy({
     mode: opts.approval ?? app.config.approval?.mode ?? "ask",
     allow: app.config.approval?.allow,
@@ -64,7 +69,7 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     ask: opts.ask && ((q) => opts.ask!({ ...q, summary: app.secrets.redact(q.summary) })),
     sandboxAllows: (tool) => tool === "bash" ? app.sandbox.autoAllows() : Promise.resolve(false),
   });
-  const { session, loaded, warnings } = openSession(app, { ...opts, llm });
+  const { session, loaded, warnings } = openSession(app, { ...opts, llm, now });
   const close = () => session.close();
   app.onClose(close);
   const last = loaded?.requests.at(-1);
@@ -73,6 +78,7 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     mode: () => policy.mode,
     settings: deferralSettings(app.config.tools),
     features: app.config.features,
+    now,
     resumed: loaded && {
       tools: loaded.tools,
       deferred: loaded.deferred,
@@ -109,6 +115,7 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     ...(opts.commandRunner ? { commandRunner: opts.commandRunner } : {}),
     model: () => safeChoice(llm)?.model,
     beforeRequest: () => app.mcp.settle(),
+    now,
   });
   return { agent, llm, policy, tools, warnings, close, resumed: loaded !== undefined };
 }
@@ -116,16 +123,17 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
 /** The session a conversation records to: a resumed one (with its warnings) or a new one. */
 function openSession(
   app: NaviApp,
-  opts: Pick<ConversationOptions, "resume" | "continue"> & { llm: LlmClient },
+  opts: Pick<ConversationOptions, "resume" | "continue"> & { llm: LlmClient; now?: () => number },
 ): { session: Session; loaded?: LoadedSession; warnings: string[] } {
   const redact = (text: string) => app.secrets.redact(text);
+  const { now } = opts;
   let id = opts.resume;
   if (opts.continue && !id) {
     id = newestSessionIn(app.home, app.workspace);
     if (!id) throw new SessionError(`no session to continue in ${app.workspace}`);
   }
   if (id) {
-    const loaded = Session.load(app.home, resolveSessionId(app.home, id), { redact });
+    const loaded = Session.load(app.home, resolveSessionId(app.home, id), { redact, now });
     const warnings = [...loaded.warnings];
     const completed = loaded.session.completeToolCalls();
     if (completed) {
@@ -137,7 +145,7 @@ function openSession(
   const session = Session.create(
     app.home,
     { cwd: app.workspace, provider: choice?.name, model: choice?.model },
-    { redact },
+    { redact, now },
   );
   session.addMessage({
     role: "system",

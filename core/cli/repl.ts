@@ -1,3 +1,6 @@
+// The interactive session: start-up, the read loop, one step at a time (a turn, a slash command, a `!command`).
+// Over 300 lines because the Repl class is the one owner of the session's interactive state (the conversation,
+// the running step, notices held during a step); rendering, input and slash commands live in their own files.
 import { join } from "node:path";
 import {
   type ApprovalMode,
