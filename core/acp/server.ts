@@ -9,8 +9,8 @@ import {
   type McpServerConfig,
   validServerName,
 } from "../config/mod.ts";
-import type { Env } from "../output/mod.ts";
-import { SessionError } from "../session/mod.ts";
+import { type Env, escapeControls } from "../output/mod.ts";
+import { listSessions, SessionError } from "../session/mod.ts";
 import type { Tool } from "../tool/mod.ts";
 import { VERSION } from "../version.ts";
 import { AcpSession } from "./session.ts";
@@ -115,6 +115,7 @@ class NaviAgent {
           Promise.resolve({ configOptions: this.#need(p.sessionId).setOption(p.configId, p.value) })
         ),
       )
+      .onRequest("session/list", guard((p: acp.ListSessionsRequest) => Promise.resolve(this.#list(p))))
       .onRequest(
         "session/close",
         guard(async (p: acp.CloseSessionRequest) => {
@@ -140,7 +141,7 @@ class NaviAgent {
         loadSession: true,
         promptCapabilities: { image: true, audio: false, embeddedContext: true },
         mcpCapabilities: { http: true, sse: false },
-        sessionCapabilities: { close: {} },
+        sessionCapabilities: { close: {}, list: {} },
       },
       agentInfo: { name: "navi", title: "navi", version: VERSION },
       authMethods: [],
@@ -203,6 +204,21 @@ class NaviAgent {
     });
     for (const s of Object.values(fromClient)) for (const v of Object.values(s.env ?? {})) app.secrets.add(v);
     return app;
+  }
+
+  /** navi's saved sessions (of one directory, when the client names it), newest first, titled by their first prompt. */
+  #list(p: acp.ListSessionsRequest): acp.ListSessionsResponse {
+    const sessions = listSessions(this.#o.home).filter((s) => !p.cwd || s.cwd === p.cwd);
+    return {
+      sessions: sessions.map((s) => ({
+        sessionId: s.id,
+        cwd: s.cwd,
+        title: escapeControls(
+          s.first_prompt.startsWith("<") ? "" : s.first_prompt.split("\n")[0].slice(0, 120),
+        ),
+        updatedAt: s.created,
+      })),
+    };
   }
 
   #need(id: string): AcpSession {

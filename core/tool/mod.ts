@@ -4,7 +4,6 @@
  * access and command runner a front may route file tools and `bash` through.
  * @module
  */
-export { LOCAL_FILES, readTextFile, writeTextFile } from "./files.ts";
 export { defineRawTool, defineTool, parseArguments, zodInputSchema, zodValidator } from "./define.ts";
 export { type OpenAITool, RegistryError, ToolRegistry } from "./registry.ts";
 export {
@@ -24,7 +23,6 @@ export {
   type CommandSandbox,
   DEFAULT_MAX_OUTPUT_CHARS,
   DEFAULT_TIMEOUT_MS,
-  DIFF_FIELD,
   type FileAccess,
   type SandboxedCommand,
   type Tool,
@@ -37,3 +35,4 @@ export {
 } from "./types.ts";
 export type { ConfirmRequest, ParametersSchema, RawToolSpec, ToolSpec } from "./types.ts";
 export type { ToolOptions } from "./types.ts";
+export { LOCAL_FILES, readTextFile, writeTextFile } from "./files.ts";

@@ -131,7 +131,11 @@ export interface ToolProgress {
   message?: string;
 }
 
-/** What a call would change, shown with its approval question (computed without changing anything). */
+/**
+ * What a call would change, shown with its approval question (computed without changing anything). A file
+ * tool's result carries the same shape as the control field `_diff` (never sent to the model): what it did
+ * change, for fronts that show it (ACP diffs).
+ */
 export interface ToolPreview {
   /** A file written or edited: its content before (`null` for a new file) and after the call. */
   kind: "diff";
@@ -142,12 +146,6 @@ export interface ToolPreview {
   /** The content the call would write. */
   after: string;
 }
-
-/**
- * The control field a file tool's result carries with what it changed (`_diff`, never sent to the model):
- * the same shape as a preview, taken when the change was made.
- */
-export const DIFF_FIELD = "_diff";
 
 /** Where a tool came from; the tool pool orders by it. */
 export interface ToolSource {

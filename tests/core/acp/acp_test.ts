@@ -235,6 +235,12 @@ Deno.test("navi acp as an editor drives it: fs reads, an allowed edit, a rejecte
     await t.step("session/load in a new navi acp replays the finished session", async () => {
       ed = startEditor({ home: home.path, cwd: home.path, env: { TEST_LLM_KEY: KEY } });
       await initialize(ed);
+      const listed = await ed.agent.request("session/list", { cwd: ws.path });
+      assertEquals(listed.sessions.map((x) => [x.sessionId, x.cwd, x.title]), [[
+        sessionId,
+        ws.path,
+        "bump a",
+      ]]);
       const res = await ed.agent.request("session/load", { sessionId, cwd: ws.path, mcpServers: [] });
       assertEquals(res.modes?.currentModeId, "ask");
       const users = updatesOf(ed, "user_message_chunk").map((u) => (u.content as { text: string }).text);
