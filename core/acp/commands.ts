@@ -1,7 +1,7 @@
 // The slash commands an editor offers for navi (`available_commands_update`): what makes sense without a
-// terminal (model, approval mode, compaction, tools, usage) and every MCP prompt.
+// terminal (model, approval mode, compaction, tools, usage), the custom commands and skills, every MCP prompt.
 import type * as acp from "@agentclientprotocol/sdk";
-import type { Conversation, NaviApp } from "../app/mod.ts";
+import { type Conversation, expandSlash, type NaviApp } from "../app/mod.ts";
 import { APPROVAL_MODES, type ApprovalMode } from "../config/mod.ts";
 import type { CompactionInfo } from "../context/mod.ts";
 import { parsePromptArgs, type PromptCommand, promptUsage } from "../mcp/mod.ts";
@@ -18,8 +18,11 @@ export interface CommandContext {
   setModel(model: string): void;
 }
 
-/** What a command did: text for the user, or a prompt to run as a user turn (an MCP prompt). */
-export type CommandOutcome = { say: string } | { submit: string };
+/**
+ * What a command did: text for the user, or a prompt to run as a user turn (an MCP prompt, a custom command
+ * or a skill), with the model a custom command names.
+ */
+export type CommandOutcome = { say: string } | { submit: string; model?: string; notes?: string[] };
 
 /** One slash command. */
 export interface AcpCommand {
@@ -118,10 +121,27 @@ function promptCommand(cmd: PromptCommand): AcpCommand {
   };
 }
 
-/** The session's commands: the built-in ones, then the MCP prompts known now. */
+/** A custom command or a user-invocable skill, expanded the way every front expands them (expandSlash). */
+function extensionCommand(item: { name: string; description: string; argumentHint?: string }): AcpCommand {
+  return {
+    name: item.name,
+    description: item.description,
+    ...(item.argumentHint ? { hint: item.argumentHint } : {}),
+    run: async (args, ctx) => {
+      const line = `/${item.name}${args ? ` ${args}` : ""}`;
+      const x = await expandSlash(ctx.app, ctx.convo, line, { signal: ctx.signal });
+      if (!x) return { say: `/${item.name} is gone (its file was removed)` };
+      return { submit: x.text, ...(x.model ? { model: x.model } : {}), notes: x.notes };
+    },
+  };
+}
+
+/** The session's commands: the built-in ones, the project's and user's commands and skills, the MCP prompts. */
 export async function sessionCommands(app: NaviApp): Promise<AcpCommand[]> {
   const prompts = await app.mcp.promptCommands().catch(() => []);
-  return [...BUILT_IN, ...prompts.map(promptCommand)];
+  const ext = [...app.extensions.commands, ...app.extensions.skills.filter((s) => s.userInvocable)];
+  const all = [...BUILT_IN, ...ext.map(extensionCommand), ...prompts.map(promptCommand)];
+  return all.filter((c, i) => all.findIndex((d) => d.name === c.name) === i);
 }
 
 /** The commands as ACP advertises them. */

@@ -210,6 +210,8 @@ export class AcpSession {
         this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: outcome.say } });
         return "end_turn";
       }
+      outcome.notes?.forEach(think);
+      if (outcome.model) this.#convo.llm.overrides.model = outcome.model;
       text = outcome.submit;
     }
     const expanded = await expandMentions(text, this.app.mentions);

@@ -6,6 +6,7 @@ import {
   errorMessage,
   type FileAccess,
   parseArguments,
+  type SkillLoader,
   toModelContent,
   type ToolContext,
   type ToolProgress,
@@ -59,6 +60,10 @@ export interface ToolCallRunnerOptions {
   files?: FileAccess;
   /** Where `bash` runs commands (default: local child processes). */
   commandRunner?: CommandRunner;
+  /** The skills the `skill` tool loads. */
+  skills?: SkillLoader;
+  /** More directories tools may read without asking (skill folders). */
+  readable?: () => string[];
 }
 
 /** Runs the tool calls of one model response: approval, audit, concurrency, results back in call order. */
@@ -177,7 +182,8 @@ export class ToolCallRunner {
       onProgress: events?.toolProgress ? (p) => events.toolProgress!(call, p) : undefined,
       childEnv: this.#opts.childEnv,
       sandbox: this.#opts.sandbox,
-      readable: [this.#opts.session.outputDir],
+      readable: [this.#opts.session.outputDir, ...(this.#opts.readable?.() ?? [])],
+      ...(this.#opts.skills ? { skills: this.#opts.skills } : {}),
       ...(this.#opts.files ? { files: this.#opts.files } : {}),
       ...(this.#opts.commandRunner ? { commandRunner: this.#opts.commandRunner } : {}),
     };

@@ -4,10 +4,12 @@ import {
   type Conversation,
   costOf,
   expandMentions,
+  expandSlash,
   type ModelPrice,
   type NaviApp,
   preloadSdk,
   ProviderError,
+  type ReasoningEffort,
   startConversation,
   type Usage,
 } from "../../mod.ts";
@@ -23,6 +25,7 @@ export interface PrintOptions {
   outputFormat?: "text" | "json";
   provider?: string;
   model?: string;
+  effort?: ReasoningEffort;
   approval?: ApprovalMode;
   resume?: string;
   continue?: boolean;
@@ -57,8 +60,7 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
   };
   const piped = await Promise.race([readStdin(), aborted(trap.signal).then(() => "")]);
   if (trap.received) return stopped();
-  const full = piped.trim() ? (prompt ? `${prompt}\n\n${piped}` : piped) : prompt;
-  if (!full.trim()) {
+  if (!prompt.trim() && !piped.trim()) {
     err.write('navi: -p needs a prompt: an argument (navi -p "...") or piped stdin\n');
     return 1;
   }
@@ -76,6 +78,13 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
     },
   });
   if (trap.received) return stopped();
+  const slash = prompt.startsWith("/")
+    ? await expandSlash(app, convo, prompt, { signal: trap.signal })
+    : undefined;
+  for (const note of slash?.notes ?? []) err.write(style.yellow(`navi: ${note}`) + "\n");
+  if (slash?.model) convo.llm.overrides.model = slash.model;
+  const text = slash?.text ?? prompt;
+  const full = piped.trim() ? (text ? `${text}\n\n${piped}` : piped) : text;
   const expanded = await expandMentions(full, app.mentions);
   for (const p of expanded.problems) err.write(style.yellow(`navi: warning: ${p}`) + "\n");
   if (expanded.attached.length) err.write(style.dim(`attached @${expanded.attached.join(", @")}`) + "\n");

@@ -2,6 +2,7 @@ import {
   ApiError,
   type Conversation,
   expandMentions,
+  expandSlash,
   type NaviApp,
   preloadSdk,
   ProviderError,
@@ -108,7 +109,7 @@ export async function streamJsonCommand(
       status = 1;
       continue;
     }
-    if (!(await answer(convo, { input, writer, err, signal: trap.signal, mentions: app.mentions }))) {
+    if (!(await answer(convo, { input, writer, err, signal: trap.signal, app }))) {
       status = 1;
     }
     if (trap.received) break;
@@ -128,13 +129,19 @@ async function answer(
     writer: StreamJsonWriter;
     err: Sink;
     signal: AbortSignal;
-    mentions: NaviApp["mentions"];
+    app: NaviApp;
   },
 ): Promise<boolean> {
   const { input, writer, err, signal } = run;
-  const expanded = await expandMentions(input.text, run.mentions);
+  const slash = typeof input.content === "string" && input.text.startsWith("/")
+    ? await expandSlash(run.app, convo, input.text, { signal })
+    : undefined;
+  for (const note of slash?.notes ?? []) err.write(`navi: ${note}\n`);
+  if (slash?.model) convo.llm.overrides.model = slash.model;
+  const text = slash?.text ?? input.text;
+  const expanded = await expandMentions(text, run.app.mentions);
   for (const p of expanded.problems) err.write(`navi: warning: ${p}\n`);
-  const added = expanded.text.slice(input.text.length);
+  const added = expanded.text.slice(text.length);
   const content: UserContent = typeof input.content === "string"
     ? expanded.text
     : added

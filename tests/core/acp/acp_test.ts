@@ -368,3 +368,35 @@ Deno.test("session/new merges the client's MCP servers with config.json's; their
     await server.close();
   }
 });
+
+Deno.test("the project's custom commands are advertised to the editor and expand as in every front", async () => {
+  await using home = await tempDir();
+  await using ws = await tempDir();
+  await Deno.mkdir(join(ws.path, ".navi/commands"), { recursive: true });
+  await Deno.writeTextFile(
+    join(ws.path, ".navi/commands/review.md"),
+    "---\ndescription: Review a path\nargument-hint: <path>\n---\nReview $ARGUMENTS for bugs.\n",
+  );
+  const server = startLlmServer([{ text: "Looks fine." }]);
+  const ed = startEditor({ home: home.path, cwd: home.path, env: { TEST_LLM_KEY: KEY } });
+  try {
+    await writeConfig(home.path, keyedLlmConfig(server.url));
+    await initialize(ed);
+    const { sessionId } = await ed.agent.request("session/new", { cwd: ws.path, mcpServers: [] });
+    await until(() => updatesOf(ed, "available_commands_update").length > 0, 10_000, "commands");
+    const review = updatesOf(ed, "available_commands_update")[0].availableCommands.find((c) =>
+      c.name === "review"
+    );
+    assertEquals(review, { name: "review", description: "Review a path", input: { hint: "<path>" } });
+    const res = await ed.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "/review src/" }],
+    });
+    assertEquals(res.stopReason, "end_turn");
+    const user = (server.requests[0].body.messages as { role: string; content: string }[]).at(-1)!;
+    assertEquals(user.content, "Review src/ for bugs.");
+  } finally {
+    await ed.close();
+    await server.close();
+  }
+});

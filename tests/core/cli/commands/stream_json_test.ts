@@ -228,3 +228,25 @@ Deno.test("the stream-json options go together: partial messages without stream-
   assertEquals(r.code, 1);
   assertMatch(r.stderr, /--include-partial-messages needs --output-format stream-json/);
 });
+
+Deno.test("a /command line in the input stream expands as with -p", async () => {
+  await using home = await tempDir();
+  await using ws = await tempDir();
+  await Deno.mkdir(join(ws.path, ".navi/commands"), { recursive: true });
+  await Deno.writeTextFile(join(ws.path, ".navi/commands/shout.md"), "Say $ARGUMENTS loudly.\n");
+  const server = startLlmServer(echoScript());
+  try {
+    await writeConfig(home.path, keyedLlmConfig(server.url));
+    const r = await runNavi(["-p", "--input-format", "stream-json", "--output-format", "stream-json"], {
+      home: home.path,
+      cwd: ws.path,
+      env: { TEST_LLM_KEY: KEY },
+      stdin: userLine("/shout hello") + "\n",
+    });
+    assertEquals(r.code, 0, r.stderr);
+    await validLines(r.stdout);
+    assertEquals(readAsClaude(r.stdout).results[0].result, "answer 1: Say hello loudly.");
+  } finally {
+    await server.close();
+  }
+});
