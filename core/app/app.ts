@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { Config } from "../config/mod.ts";
 import { type EarlyServers, McpService } from "../mcp/mod.ts";
 import { fileMentions, type MentionProvider } from "../mentions/mod.ts";
-import { type Env, Secrets } from "../output/mod.ts";
+import { type Env, escapeControls, Secrets } from "../output/mod.ts";
 import { PluginLoader, type PluginReport } from "../plugins/mod.ts";
 import { Sandbox } from "../sandbox/mod.ts";
 import { type Tool, ToolRegistry } from "../tool/mod.ts";
@@ -93,14 +93,18 @@ export class NaviApp {
     return this.secrets.childEnv(this.env);
   }
 
-  /** Append a line (secrets redacted) to `$NAVI_HOME/logs/<file>`; never throws. */
+  /** Append a line (secrets redacted, control characters shown escaped) to `$NAVI_HOME/logs/<file>`; never throws. */
   log(file: string, line: string): void {
     try {
       const dir = join(this.home, "logs");
       Deno.mkdirSync(dir, { recursive: true });
-      Deno.writeTextFileSync(join(dir, file), `${new Date().toISOString()} ${this.secrets.redact(line)}\n`, {
-        append: true,
-      });
+      Deno.writeTextFileSync(
+        join(dir, file),
+        `${new Date().toISOString()} ${escapeControls(this.secrets.redact(line))}\n`,
+        {
+          append: true,
+        },
+      );
     } catch { /* a log line must never break navi */ }
   }
 

@@ -23,7 +23,7 @@ function argsSummary(call: ToolCall): string {
 
 /** One line saying what a tool returned: its short fields, the size of long ones. */
 export function resultSummary(result: ToolResult, opts: { streamed?: boolean } = {}): string {
-  if (!result.ok) return `error: ${shorten(result.error, 160)}`;
+  if (!result.ok) return escapeControls(`error: ${shorten(result.error, 160)}`);
   const bits: string[] = [];
   let said: string | undefined;
   for (const [key, value] of Object.entries(result)) {
@@ -39,7 +39,7 @@ export function resultSummary(result: ToolResult, opts: { streamed?: boolean } =
     }
   }
   const line = `ok${said ? `: ${said}` : ""}${bits.length ? ` (${bits.slice(0, 5).join(", ")})` : ""}`;
-  return shorten(line, 160);
+  return escapeControls(shorten(line, 160));
 }
 
 /** Milliseconds as `850 ms` or `1.2 s`. */
@@ -286,7 +286,9 @@ export function compactionLine(info: CompactionInfo): string {
 
 /** The line for an error that ended a step: navi's own errors as they are, anything else as unexpected. */
 export function errorLine(err: unknown): string {
-  return err instanceof ApiError || err instanceof ProviderError || err instanceof SessionError
-    ? err.message
-    : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
+  return escapeControls(
+    err instanceof ApiError || err instanceof ProviderError || err instanceof SessionError
+      ? err.message
+      : `unexpected error: ${err instanceof Error ? err.message : String(err)}`,
+  );
 }

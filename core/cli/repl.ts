@@ -24,7 +24,7 @@ import { banner } from "./first_run.ts";
 import { LazyMarkdown } from "./markdown_loader.ts";
 import { History } from "./history.ts";
 import { errorLine, terminalEvents } from "./printer.ts";
-import { type Sink, streamSink } from "../output/mod.ts";
+import { escapeControls, type Sink, streamSink } from "../output/mod.ts";
 import { replCompleter } from "./repl_complete.ts";
 import { replCommands, slashContext } from "./repl_context.ts";
 import { interactiveIO, pipedIO, type ReplIO } from "./repl_io.ts";
@@ -136,7 +136,7 @@ class Repl {
 
   /** A start-up line: yellow when it is a warning; above the prompt while a step runs. */
   #report = (line: StartupLine) => {
-    const text = `navi: ${line.kind === "warning" ? "warning: " : ""}${line.text}`;
+    const text = `navi: ${line.kind === "warning" ? "warning: " : ""}${escapeControls(line.text)}`;
     this.#notify(line.kind === "warning" ? this.#style.yellow(text) : text);
   };
 
@@ -165,7 +165,7 @@ class Repl {
     this.#opened();
     const style = this.#style;
     for (const line of this.#app.plugins.announcements()) this.#out.write(style.dim(`navi: ${line}`) + "\n");
-    this.#app.plugins.subscribe((e) => this.#notify(style.yellow(`navi: ${e.message}`)));
+    this.#app.plugins.subscribe((e) => this.#notify(style.yellow(`navi: ${escapeControls(e.message)}`)));
     if (io.interactive) {
       this.#out.write(banner({ app: this.#app, convo: this.#convo, style, version: VERSION }) + "\n");
       if (style.on) void this.#markdown.preload();
@@ -276,7 +276,7 @@ class Repl {
   async #turn(line: string): Promise<void> {
     const style = this.#style;
     const { text, attached, problems } = await expandMentions(line, this.#app.mentions);
-    for (const p of problems) this.#out.write(style.yellow(`navi: warning: ${p}`) + "\n");
+    for (const p of problems) this.#out.write(style.yellow(`navi: warning: ${escapeControls(p)}`) + "\n");
     if (attached.length) this.#out.write(style.dim(`attached @${attached.join(", @")}`) + "\n");
     if (style.on) void this.#markdown.preload({ withHighlighting: true });
     const message = [...this.#shellOutputs.splice(0), text].join("\n\n");

@@ -23,7 +23,7 @@ export interface PluginReport {
   permissions?: string;
 }
 
-/** Something a plugin did that the user should hear about once (a worker ended on its own). */
+/** Something a plugin did that the user should hear about once (a worker ended on its own, it wrote output). */
 export interface PluginEvent {
   /** The plugin's name. */
   plugin: string;
@@ -194,6 +194,9 @@ export class PluginLoader {
       idleMs: this.#opts.idleMs ?? 300_000,
       log: (line) => this.#opts.log?.(line),
       fault: (message) => {
+        for (const fn of this.#listeners) fn({ plugin: source.name, message });
+      },
+      notice: (message) => {
         for (const fn of this.#listeners) fn({ plugin: source.name, message });
       },
       started: (why) => {

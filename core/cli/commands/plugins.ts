@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { discoverPlugins, type PluginReport, pluginsDir, TOOL_NAME_PATTERN } from "../../mod.ts";
 import type { PluginControl, SlashCommand } from "../slash.ts";
+import { escapeControls } from "../../output/mod.ts";
 import { makeStyle, table } from "../style.ts";
 
 /** One line per failed plugin, for start-up warnings. */
@@ -24,7 +25,7 @@ export function pluginsList(plugins: Pick<PluginControl, "dir" | "reports">, col
     r.file,
     r.status === "loaded" ? style.green("loaded") : style.red("failed"),
     r.status === "loaded" ? r.permissions ?? "" : "",
-    r.status === "loaded" ? r.tools.join(", ") || "(no tools)" : r.error ?? "",
+    r.status === "loaded" ? r.tools.join(", ") || "(no tools)" : escapeControls(r.error ?? ""),
   ]);
   const header = ["PLUGIN", "STATUS", "PERMISSIONS", "TOOLS / ERROR"].map(style.bold);
   return `${table([header, ...rows])}\n${style.dim(dir)}`;

@@ -59,7 +59,7 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
   if (trap.received) return stopped();
   const full = piped.trim() ? `${prompt}\n\n${piped}` : prompt;
   const events = terminalEvents({ mode: "print", out, err, style });
-  app.plugins.subscribe((e) => err.write(`navi: ${e.message}\n`));
+  app.plugins.subscribe((e) => err.write(`navi: ${escapeControls(e.message)}\n`));
   preloadSdk();
   const convo = await startConversation(app, {
     ...opts,
@@ -67,13 +67,13 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
     mcp: "await",
     terminal: Deno.stderr.isTerminal(),
     report: (line) => {
-      const text = `navi: ${line.kind === "warning" ? "warning: " : ""}${line.text}`;
+      const text = `navi: ${line.kind === "warning" ? "warning: " : ""}${escapeControls(line.text)}`;
       err.write((line.kind === "warning" ? style.yellow(text) : text) + "\n");
     },
   });
   if (trap.received) return stopped();
   const expanded = await expandMentions(full, app.mentions);
-  for (const p of expanded.problems) err.write(style.yellow(`navi: warning: ${p}`) + "\n");
+  for (const p of expanded.problems) err.write(style.yellow(`navi: warning: ${escapeControls(p)}`) + "\n");
   if (expanded.attached.length) err.write(style.dim(`attached @${expanded.attached.join(", @")}`) + "\n");
   if (trap.received) return stopped();
   try {
@@ -103,7 +103,7 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
     if (trap.received) return stopped();
     if (e instanceof ApiError || e instanceof ProviderError) {
       const setup = e instanceof ProviderError && /^no (model|provider) configured/.test(e.message);
-      err.write(setup ? firstRunHelp(app.home, e.message) + "\n" : `navi: ${e.message}\n`);
+      err.write(setup ? firstRunHelp(app.home, e.message) + "\n" : `navi: ${escapeControls(e.message)}\n`);
       if (opts.outputFormat === "json") {
         out.write(JSON.stringify({ error: e.message, session_id: convo.agent.session.meta.id }) + "\n");
       }
