@@ -20,7 +20,6 @@ function visible(c: string): string {
  * A zero-width joiner inside an emoji sequence (👨‍👩‍👧) is the one exception: it joins pictures, not text.
  */
 const UNSAFE =
-  // deno-lint-ignore no-control-regex -- matching control characters is the point
   "[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\\u061c\\u200b\\u200c\\u200e\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff]|(?<!\\p{Extended_Pictographic}[\\ufe0f\\u{1f3fb}-\\u{1f3ff}]?)\\u200d|\\u200d(?!\\p{Extended_Pictographic})";
 
 const CONTROLS = new RegExp(`\\r\\n|${UNSAFE}`, "gu");
