@@ -56,3 +56,23 @@ export function printable(text: string): string {
   // deno-lint-ignore no-control-regex
   return escapeControls(text.replace(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/g, (c) => c === "\t" ? " " : "?"));
 }
+
+/** Shorten plain text to `columns` by cutting out its middle (`git statu…--short`); unchanged when it fits. */
+export function middleEllipsis(text: string, columns: number): string {
+  if (textWidth(text) <= columns) return text;
+  const chars = [...text];
+  const room = Math.max(1, columns - 1);
+  const take = (from: string[], width: number) => {
+    const out: string[] = [];
+    let w = 0;
+    for (const ch of from) {
+      if (w + charWidth(ch) > width) break;
+      out.push(ch);
+      w += charWidth(ch);
+    }
+    return out;
+  };
+  const head = take(chars, Math.ceil(room / 2));
+  const tail = take([...chars].reverse(), Math.floor(room / 2)).reverse();
+  return `${head.join("")}…${tail.join("")}`;
+}

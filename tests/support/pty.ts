@@ -103,6 +103,11 @@ export class Pty implements AsyncDisposable {
     await tmux(this.socket, ["paste-buffer", "-p", "-d", "-b", "p", "-t", "t"]);
   }
 
+  /** Resize the terminal (the program gets SIGWINCH). */
+  async resize(width: number, height: number): Promise<void> {
+    await tmux(this.socket, ["resize-window", "-t", "t", "-x", String(width), "-y", String(height)]);
+  }
+
   /** The pane's title (set by OSC 0 / OSC 2). */
   async title(): Promise<string> {
     return (await tmux(this.socket, ["display", "-p", "-t", "t", "#{pane_title}"])).trim();
