@@ -101,7 +101,12 @@ export class Agent {
     this.session = opts.session;
     this.tools = opts.tools;
     this.keeper = opts.keeper;
-    this.#calls = new ToolCallRunner({ ...opts, route: (call) => opts.tools.deferral.route(call) });
+    this.#calls = new ToolCallRunner({
+      ...opts,
+      route: (call) => opts.tools.deferral.route(call),
+      fit: (content, id) =>
+        this.keeper.fitText(content, { tools: this.tools.sent(), name: id, what: "the result of this call" }),
+    });
   }
 
   /** Decides each request's tools array (the tool list's deferral). */
@@ -137,6 +142,7 @@ export class Agent {
   async #turn(prompt: string, opts: { signal: AbortSignal; result: TurnResult }): Promise<TurnResult> {
     const { session, events = {} } = this.#opts;
     const { signal, result } = opts;
+    this.keeper.checkMessage(prompt, this.deferral.view().tools);
     session.addMessage({ role: "user", content: prompt });
     const maxSteps = this.#opts.maxSteps ?? 50;
     for (let step = 1; step <= maxSteps; step++) {
@@ -155,6 +161,7 @@ export class Agent {
       } catch (err) {
         if (!isContextLengthError(err) || !this.keeper.compactable()) throw err;
         this.keeper.refused(tools);
+        if (!this.keeper.overBudget(tools)) throw err;
         const done = await this.compact(signal, { reason: "context-length", usage: result.usage }).catch(
           () => {
             throw err;
@@ -245,7 +252,7 @@ export class Agent {
       }));
     }
     const calls = response.calls();
-    session.addMessage(response.message());
+    session.addMessage(this.keeper.fitToolCalls(response.message(), tools));
     events.responseEnd?.({ text: response.text, toolCalls: calls.length });
     return { text: response.text, calls, aborted: false };
   }

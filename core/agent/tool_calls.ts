@@ -47,6 +47,8 @@ export interface ToolCallRunnerOptions {
   redact?: (text: string) => string;
   /** Progress callbacks for the user interface. */
   events?: ToolEvents;
+  /** A result's content as the conversation keeps it (a note in place of one too large for the window). */
+  fit?(content: string, callId: string): string;
 }
 
 /** Runs the tool calls of one model response: approval, audit, concurrency, results back in call order. */
@@ -77,8 +79,9 @@ export class ToolCallRunner {
     const images: Message[] = [];
     calls.forEach((call, n) => {
       const r = keepWhole(results[n], { session, id: call.id });
-      const content = toModelContent(r);
-      session.addMessage({ role: "tool", tool_call_id: call.id, content: redact?.(content) ?? content });
+      const whole = redact?.(toModelContent(r)) ?? toModelContent(r);
+      const content = this.#opts.fit?.(whole, call.id) ?? whole;
+      session.addMessage({ role: "tool", tool_call_id: call.id, content });
       if (r._multimodal && typeof r._image_data_url === "string") {
         images.push({
           role: "user",

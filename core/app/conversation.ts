@@ -1,8 +1,14 @@
 import { Agent, type AgentEvents } from "../agent/mod.ts";
 import { ApprovalPolicy, type AskUser } from "../approval/mod.ts";
 import type { ApprovalMode } from "../config/mod.ts";
-import { ContextKeeper, loadInstructions, modelLimits, systemPrompt } from "../context/mod.ts";
-import { LlmClient } from "../provider/mod.ts";
+import {
+  ContextKeeper,
+  isInstructionsMessage,
+  loadInstructions,
+  modelLimits,
+  systemPrompt,
+} from "../context/mod.ts";
+import { LlmClient, type Message } from "../provider/mod.ts";
 import {
   type LoadedSession,
   newestSessionIn,
@@ -114,8 +120,10 @@ function openSession(
   const redact = (text: string) => app.secrets.redact(text);
   let id = opts.resume;
   if (opts.continue && !id) {
-    id = newestSessionIn(app.home, app.workspace);
-    if (!id) throw new SessionError(`no session to continue in ${app.workspace}`);
+    id = newestSessionIn(app.home, app.workspace, {
+      accept: (messages) => messages.some((m) => m.role !== "system" && !isInstructionsMessage(m)),
+    });
+    if (!id) throw new SessionError(`no conversation to continue in ${app.workspace}`);
   }
   if (id) {
     const loaded = Session.load(app.home, resolveSessionId(app.home, id), { redact });
@@ -127,21 +135,21 @@ function openSession(
     return { session: loaded.session, loaded, warnings };
   }
   const choice = safeChoice(opts.llm);
-  const session = Session.create(
-    app.home,
-    { cwd: app.workspace, provider: choice?.name, model: choice?.model },
-    { redact },
-  );
-  session.addMessage({
+  const preamble: Message[] = [{
     role: "system",
     content: systemPrompt({
       workspace: app.workspace,
       date: new Date().toISOString().slice(0, 10),
       platform: `${Deno.build.os} ${Deno.build.arch}`,
     }),
-  });
+  }];
   const instructions = loadInstructions({ workspace: app.workspace, home: app.home });
-  if (instructions.text) session.addMessage({ role: "user", content: instructions.text });
+  if (instructions.text) preamble.push({ role: "user", content: instructions.text });
+  const session = Session.create(
+    app.home,
+    { cwd: app.workspace, provider: choice?.name, model: choice?.model },
+    { redact, preamble },
+  );
   return { session, warnings: [] };
 }
 

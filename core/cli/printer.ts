@@ -2,6 +2,7 @@ import {
   type AgentEvents,
   ApiError,
   type CompactionInfo,
+  ContextLimitError,
   ProviderError,
   SessionError,
   summarize,
@@ -287,7 +288,8 @@ export function compactionLine(info: CompactionInfo): string {
 /** The line for an error that ended a step: navi's own errors as they are, anything else as unexpected. */
 export function errorLine(err: unknown): string {
   return escapeControls(
-    err instanceof ApiError || err instanceof ProviderError || err instanceof SessionError
+    err instanceof ApiError || err instanceof ProviderError || err instanceof SessionError ||
+      err instanceof ContextLimitError
       ? err.message
       : `unexpected error: ${err instanceof Error ? err.message : String(err)}`,
   );

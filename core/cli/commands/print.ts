@@ -1,6 +1,7 @@
 import {
   ApiError,
   type ApprovalMode,
+  ContextLimitError,
   type Conversation,
   costOf,
   expandMentions,
@@ -101,7 +102,7 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
     return result.aborted ? 130 : 0;
   } catch (e) {
     if (trap.received) return stopped();
-    if (e instanceof ApiError || e instanceof ProviderError) {
+    if (e instanceof ApiError || e instanceof ProviderError || e instanceof ContextLimitError) {
       const setup = e instanceof ProviderError && /^no (model|provider) configured/.test(e.message);
       err.write(setup ? firstRunHelp(app.home, e.message) + "\n" : `navi: ${escapeControls(e.message)}\n`);
       if (opts.outputFormat === "json") {

@@ -134,7 +134,7 @@ function captureStdio(): void {
   define(Deno, "stdout", out);
   define(Deno, "stderr", err);
   define(Deno, "stdin", stdin);
-  const proc = (globalThis as { process?: Record<string, unknown> }).process;
+  const proc = (globalThis as unknown as { process?: object }).process;
   if (proc) {
     for (const [key, s] of [["stdout", out], ["stderr", err]] as const) {
       define(proc, key, {

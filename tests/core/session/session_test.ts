@@ -16,9 +16,11 @@ Deno.test("a session appends records and loads them back", async () => {
   assertEquals(session.meta, s.meta);
   const text = await Deno.readTextFile(s.file);
   assertMatch(text, /"type":"audit","at":"[^"]+","tool":"t","decision":"read_only"/);
+  const mtime = (await Deno.stat(s.file)).mtime!.toISOString();
   assertEquals(listSessions(home.path)[0], {
     id: s.meta.id,
     created: s.meta.created,
+    updated: mtime,
     cwd: "/w",
     messages: 1,
     first_prompt: "first prompt",
@@ -59,8 +61,10 @@ Deno.test("a missing session id is a clear error", async () => {
 Deno.test("sessions are listed newest first", async () => {
   await using home = await tempDir();
   const a = Session.create(home.path, { cwd: "/a" });
+  a.addMessage({ role: "user", content: "a" });
   await new Promise((r) => setTimeout(r, 5));
   const b = Session.create(home.path, { cwd: "/b" });
+  b.addMessage({ role: "user", content: "b" });
   await Deno.writeTextFile(join(home.path, "sessions", "junk.jsonl"), "not json\n");
   assertEquals(listSessions(home.path).map((s) => s.id), [b.meta.id, a.meta.id]);
 });
@@ -90,14 +94,43 @@ Deno.test("a session cut off mid tool call gets results for the unanswered calls
   assertEquals(session.completeToolCalls(), 0);
 });
 
-Deno.test("the newest session in a directory is found from the metadata lines", async () => {
+Deno.test("a new session's file is written with its first message after the preamble, not before", async () => {
+  await using home = await tempDir();
+  const preamble = [{ role: "system" as const, content: "sys" }, {
+    role: "user" as const,
+    content: "<rules/>",
+  }];
+  const s = Session.create(home.path, { cwd: "/w" }, { preamble });
+  s.recordTools([]);
+  assertEquals(s.messages, preamble);
+  assert(!s.written && !(await Deno.stat(s.file).catch(() => null)), "no file yet");
+  s.close();
+  assertEquals(listSessions(home.path), [], "a start that sent nothing leaves nothing");
+  const t = Session.create(home.path, { cwd: "/w" }, { preamble });
+  t.addMessage({ role: "user", content: "hello" });
+  assert(t.written);
+  const { session } = Session.load(home.path, t.meta.id);
+  assertEquals(session.messages, [...preamble, { role: "user", content: "hello" }]);
+  assertMatch(
+    await Deno.readTextFile(t.file),
+    /^\{"type":"meta".*\n\{"type":"message".*"sys".*\n.*<rules\/>.*\n\{"type":"message".*"hello"/,
+  );
+});
+
+Deno.test("the session used last in a directory is found: by its file's time, among those the caller accepts", async () => {
   await using home = await tempDir();
   const a = Session.create(home.path, { cwd: "/a" });
-  await new Promise((r) => setTimeout(r, 5));
+  a.addMessage({ role: "user", content: "first" });
+  await new Promise((r) => setTimeout(r, 20));
   const b = Session.create(home.path, { cwd: "/a" });
-  Session.create(home.path, { cwd: "/other" });
-  a.addMessage({ role: "user", content: "x".repeat(10_000) });
+  b.addMessage({ role: "system", content: "only a system prompt" });
+  Session.create(home.path, { cwd: "/other" }).addMessage({ role: "user", content: "elsewhere" });
   assertEquals(newestSessionIn(home.path, "/a"), b.meta.id);
+  const talk = { accept: (ms: { role: string }[]) => ms.some((m) => m.role !== "system") };
+  assertEquals(newestSessionIn(home.path, "/a", talk), a.meta.id, "the one with a conversation");
+  await new Promise((r) => setTimeout(r, 20));
+  a.addMessage({ role: "assistant", content: "x".repeat(10_000) });
+  assertEquals(newestSessionIn(home.path, "/a"), a.meta.id, "used last, though created first");
   assertEquals(newestSessionIn(home.path, "/nowhere"), undefined);
 });
 
