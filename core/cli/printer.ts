@@ -195,7 +195,10 @@ class TerminalPrinter {
     const { mode, err, out } = this.#opts;
     this.#thinkingSince = undefined;
     this.#settle();
-    this.#md?.end();
+    if (this.#md) {
+      this.#md.end();
+      this.#atLineStart = true;
+    }
     if (mode === "print" && toolCalls > 0 && this.#pending.trim()) {
       err.write(this.#style.dim(escapeControls(this.#pending.trimEnd())) + "\n");
     }

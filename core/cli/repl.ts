@@ -89,7 +89,7 @@ class Repl {
       err: streamSink(Deno.stderr, app.secrets),
       style: parts.style,
       spinner: Deno.stdout.isTerminal(),
-      markdown: parts.style.on && term
+      markdown: term && Deno.stdout.isTerminal()
         ? (write) => this.#markdown.stream({ write, style: parts.style, columns: () => term.columns() })
         : undefined,
     });
@@ -129,9 +129,11 @@ class Repl {
   }
 
   #opened(): void {
-    if (this.#convo.resumed) {
-      this.#out.write(resumeSummary(this.#convo.agent.session, { style: this.#style }) + "\n");
-    }
+    if (!this.#convo.resumed) return;
+    const term = this.#io.term;
+    const render = term &&
+      ((text: string) => this.#markdown.render(text, { style: this.#style, columns: term.columns() - 2 }));
+    this.#out.write(resumeSummary(this.#convo.agent.session, { style: this.#style, render }) + "\n");
   }
 
   /** A start-up line: yellow when it is a warning; above the prompt while a step runs. */
@@ -148,7 +150,12 @@ class Repl {
       if (!io.interactive) {
         throw new SessionError("--resume without an id needs a terminal; navi sessions lists ids");
       }
-      id = await pickSession(this.#sessions(), { ask: io.ask, out: this.#out, style: this.#style });
+      id = await pickSession(this.#sessions(), {
+        ask: io.ask,
+        choose: io.choose,
+        out: this.#out,
+        style: this.#style,
+      });
     }
     this.#convo = await startConversation(this.#app, {
       ...this.#opts,
@@ -162,13 +169,14 @@ class Repl {
       report: this.#report,
       onMcpReady: () => this.#syncMcp(),
     });
+    if (this.#convo.resumed && io.term) await this.#markdown.preload();
     this.#opened();
     const style = this.#style;
     for (const line of this.#app.plugins.announcements()) this.#out.write(style.dim(`navi: ${line}`) + "\n");
     this.#app.plugins.subscribe((e) => this.#notify(style.yellow(`navi: ${escapeControls(e.message)}`)));
     if (io.interactive) {
       this.#out.write(banner({ app: this.#app, convo: this.#convo, style, version: VERSION }) + "\n");
-      if (style.on) void this.#markdown.preload();
+      void this.#markdown.preload();
     }
   }
 
@@ -278,7 +286,7 @@ class Repl {
     const { text, attached, problems } = await expandMentions(line, this.#app.mentions);
     for (const p of problems) this.#out.write(style.yellow(`navi: warning: ${escapeControls(p)}`) + "\n");
     if (attached.length) this.#out.write(style.dim(`attached @${attached.join(", @")}`) + "\n");
-    if (style.on) void this.#markdown.preload({ withHighlighting: true });
+    if (this.#io.term) void this.#markdown.preload({ withHighlighting: style.on });
     const message = [...this.#shellOutputs.splice(0), text].join("\n\n");
     const result = await this.#convo.agent.run(message, this.#running!.signal);
     if (result.aborted) this.#out.write(style.yellow("(interrupted)") + "\n");
@@ -306,6 +314,7 @@ class Repl {
       sessions: () => this.#sessions(),
       resume: (id) => this.#open({ id }),
       ask: (prompt) => this.#io.ask(prompt),
+      choose: this.#io.choose,
       modelsListed: (ids) => void (this.#models = ids),
       submit: (text) => this.#turn(text),
       mcpChanged: () => this.#syncMcp(),

@@ -28,6 +28,7 @@ export interface ReplParts {
   sessions: SlashContext["sessions"];
   resume(id: string): void;
   ask(prompt: string): Promise<string | undefined>;
+  choose?: SlashContext["choose"];
   modelsListed(ids: string[]): void;
   /** Run a user turn with `text` (an expanded MCP prompt). */
   submit(text: string): Promise<void>;
@@ -72,6 +73,7 @@ export function slashContext(app: NaviApp, parts: ReplParts): SlashContext {
     sessions: parts.sessions,
     resume: parts.resume,
     ask: parts.ask,
+    choose: parts.choose,
     submit: parts.submit,
     prices: app.config.prices,
     modelsListed: parts.modelsListed,

@@ -66,6 +66,8 @@ export interface SlashContext {
   resume(id: string): void;
   /** Ask one line; undefined when cancelled or nobody can answer (piped input). */
   ask(prompt: string): Promise<string | undefined>;
+  /** Pick one of `rows` with the arrow keys, on a terminal; the index, or undefined when cancelled. */
+  choose?(rows: string[], opts: { title: string }): Promise<number | undefined>;
   /** Prices per model from config.json. */
   prices?: Record<string, ModelPrice>;
   /** The provider's models were listed (for completion). */

@@ -21,7 +21,7 @@ export interface WrapOptions {
 export function wrapRows(text: string, opts: WrapOptions): string[] {
   const first = opts.first ?? "";
   const rest = opts.rest ?? " ".repeat(textWidth(first));
-  const width = Math.max(8, opts.columns - Math.max(textWidth(first), textWidth(rest)));
+  const width = Math.max(1, opts.columns - Math.max(textWidth(first), textWidth(rest)));
   const wrapped = wrapAnsi(text, width, { hard: true, trim: !opts.keepSpaces, wordWrap: true });
   return wrapped.split("\n").map((row, i) => (i === 0 ? first : rest) + row);
 }
