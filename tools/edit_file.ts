@@ -54,7 +54,7 @@ export default defineTool({
     return { ok: true, path: shown, replacements: count };
   },
   async preview({ path, old_string, new_string, replace_all = false }, ctx) {
-    const full = await resolveInWorkspace(ctx, path);
+    const full = await resolveInWorkspace(ctx, path, { write: true });
     const shown = displayPath(ctx.workspace, full);
     const before = await Deno.readTextFile(full);
     const { updated } = applyEdit(before, { old_string, new_string, replace_all, shown });

@@ -27,7 +27,7 @@ export default defineTool({
     };
   },
   async preview({ path, content }, ctx) {
-    const full = await resolveInWorkspace(ctx, path);
+    const full = await resolveInWorkspace(ctx, path, { write: true });
     const before = await Deno.readTextFile(full).catch((err) => {
       if (err instanceof Deno.errors.NotFound) return null;
       throw err;

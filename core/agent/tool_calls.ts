@@ -6,6 +6,7 @@ import {
   parseArguments,
   toModelContent,
   type ToolContext,
+  type ToolPreview,
   type ToolProgress,
   type ToolRegistry,
   type ToolResult,
@@ -21,6 +22,8 @@ export interface ToolEvents {
   toolOutput?(chunk: string): void;
   /** Progress of a long call (MCP progress notifications). */
   toolProgress?(call: ToolCall, progress: ToolProgress): void;
+  /** What an allowed call will change, when nobody was asked (a session "always", a rule, auto mode). */
+  toolPreview?(call: ToolCall, preview: ToolPreview): void;
   /** A tool call ended: its result and how many milliseconds it ran. */
   toolEnd?(call: ToolCall, outcome: { result: ToolResult; ms: number }): void;
 }
@@ -140,25 +143,45 @@ export class ToolCallRunner {
     } catch (err) {
       return fail(errorMessage(err), "invalid");
     }
-    const previewContext = { ...this.#context(call, signal), confirm: () => Promise.resolve(false) };
+    // The preview may look outside the workspace (to show the diff); the question then says so, once.
+    let outside: string | undefined;
+    let previewed = false;
+    const previewContext = {
+      ...this.#context(call, signal),
+      confirm: (req: { detail: string }) => {
+        outside = req.detail;
+        return Promise.resolve(true);
+      },
+    };
+    const preview = async () => {
+      previewed = true;
+      const p = await tool.preview!(args, previewContext);
+      return p && outside !== undefined ? { ...p, outside } : p;
+    };
     const verdict = await policy.decide({
       tool: call.name,
       approval: tool.approval,
       args,
-      ...(tool.preview ? { preview: () => tool.preview!(args, previewContext) } : {}),
+      ...(tool.preview ? { preview } : {}),
     });
     if (!verdict.allowed) return fail(verdict.error ?? "Not approved", verdict.how);
+    const { events } = this.#opts;
+    if (!previewed && tool.preview && events?.toolPreview) {
+      const shown = await preview().catch(() => undefined);
+      if (shown) events.toolPreview(call, shown);
+    }
     const ranAt = performance.now();
-    const result = await tool.run(args, this.#context(call, signal));
+    const result = await tool.run(args, this.#context(call, signal, verdict.outside));
     return { result, decision: verdict.how, ranAt };
   }
 
-  #context(call: ToolCall, signal: AbortSignal): ToolContext {
+  #context(call: ToolCall, signal: AbortSignal, allowedOutside?: string): ToolContext {
     const { policy, events } = this.#opts;
     return {
       workspace: this.#opts.workspace,
       signal,
-      confirm: (req) => policy.confirm(call.name, req.detail),
+      confirm: (req) =>
+        req.detail === allowedOutside ? Promise.resolve(true) : policy.confirm(call.name, req.detail),
       onOutput: events?.toolOutput ? (c) => events.toolOutput!(c) : undefined,
       onProgress: events?.toolProgress ? (p) => events.toolProgress!(call, p) : undefined,
       childEnv: this.#opts.childEnv,

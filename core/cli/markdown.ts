@@ -103,11 +103,22 @@ export class MarkdownStream {
   #partial = "";
   #fence?: { marker: string; lang: string };
   #table: string[] = [];
+  #redact: (text: string) => string;
 
-  /** Draw through `write`, `columns` wide; `highlight` colours code lines when it can. */
+  /**
+   * Draw through `write`, `columns` wide; `highlight` colours code lines when it can; `redact` is what the
+   * sink will do to the text (secrets out), so that a streamed line is erased by the rows it really took.
+   */
   constructor(
-    opts: { write(text: string): void; style: Style; columns(): number; highlight?: HighlightLine },
+    opts: {
+      write(text: string): void;
+      style: Style;
+      columns(): number;
+      highlight?: HighlightLine;
+      redact?: (text: string) => string;
+    },
   ) {
+    this.#redact = opts.redact ?? ((t) => t);
     this.#write = opts.write;
     this.#style = opts.style;
     this.#columns = opts.columns;
@@ -146,7 +157,7 @@ export class MarkdownStream {
 
   #erasePartial(): void {
     if (!this.#partial) return;
-    const rows = wrapText(printable(this.#partial), this.#columns()).length;
+    const rows = wrapText(this.#redact(printable(this.#partial)), this.#columns()).length;
     this.#write("\r" + (rows > 1 ? `\x1b[${rows - 1}A` : "") + "\x1b[J");
   }
 

@@ -35,7 +35,9 @@ export class LazyMarkdown {
   }
 
   /** A renderer for one streamed answer, or undefined while the library is still loading (raw text then). */
-  stream(opts: { write(text: string): void; style: Style; columns(): number }): StreamRenderer | undefined {
+  stream(
+    opts: { write(text: string): void; style: Style; columns(): number; redact?: (text: string) => string },
+  ): StreamRenderer | undefined {
     if (!this.#module) {
       void this.preload();
       return undefined;

@@ -7,9 +7,11 @@ import {
   SessionError,
   summarize,
   type ToolCall,
+  type ToolPreview,
   type ToolProgress,
   type ToolResult,
 } from "../mod.ts";
+import { diffView } from "./diff_view.ts";
 import { escapeControls, type Sink } from "../output/mod.ts";
 import { makeStyle, shorten, type Style } from "./style.ts";
 import { StatusLine } from "./status_line.ts";
@@ -41,6 +43,10 @@ export function resultSummary(result: ToolResult, opts: { streamed?: boolean } =
   }
   const line = `ok${said ? `: ${said}` : ""}${bits.length ? ` (${bits.slice(0, 5).join(", ")})` : ""}`;
   return escapeControls(shorten(line, 160));
+}
+
+function printableTitle(title: string): string {
+  return title.startsWith("create ") ? title : `changes ${title}`;
 }
 
 /** Milliseconds as `850 ms` or `1.2 s`. */
@@ -103,6 +109,7 @@ class TerminalPrinter {
       enabled: opts.spinner === true,
       text: () => this.#statusText(),
       atLineStart: () => this.#atLineStart,
+      hint: opts.mode === "repl" ? "Esc to interrupt" : undefined,
     });
   }
 
@@ -234,6 +241,21 @@ class TerminalPrinter {
     this.write(this.#style.dim(`  … ${shorten(what, 120)}`) + "\n");
   }
 
+  /** An edit that runs without a question still shows what it changes, folded to a few lines. */
+  toolPreview(call: ToolCall, preview: ToolPreview): void {
+    if (this.#opts.mode !== "repl") return;
+    const r = this.#running.get(call.id);
+    if (r && this.#starting.includes(r)) this.#flushStarting();
+    this.#ensureNewline();
+    if (this.#open !== call.id) this.write(this.#callLine(call));
+    this.#open = call.id;
+    const style = this.#style;
+    const view = diffView(preview, { style, firstLines: 8 });
+    const rows = view.lines.slice(0, 12).map((l) => `  ${style.dim("│")} ${l}`);
+    if (view.lines.length > 12) rows.push(style.dim(`  … ${view.lines.length - 12} more lines`));
+    this.write([style.dim(`  ${printableTitle(view.title)}`), ...rows].join("\n") + "\n");
+  }
+
   toolEnd(call: ToolCall, outcome: { result: ToolResult; ms: number }): void {
     const { result, ms } = outcome;
     const r = this.#running.get(call.id);
@@ -269,6 +291,7 @@ export function terminalEvents(
     toolStart: (call) => p.toolStart(call),
     toolOutput: (chunk) => p.toolOutput(chunk),
     toolProgress: (call, progress) => p.toolProgress(call, progress),
+    toolPreview: (call, preview) => p.toolPreview(call, preview),
     toolEnd: (call, outcome) => p.toolEnd(call, outcome),
     notice: (text) => p.notice(text),
     retry: (info) => p.notice(info.message),

@@ -90,7 +90,13 @@ class Repl {
       style: parts.style,
       spinner: Deno.stdout.isTerminal(),
       markdown: term && Deno.stdout.isTerminal()
-        ? (write) => this.#markdown.stream({ write, style: parts.style, columns: () => term.columns() })
+        ? (write) =>
+          this.#markdown.stream({
+            write,
+            style: parts.style,
+            columns: () => term.columns(),
+            redact: (t) => app.secrets.redact(t),
+          })
         : undefined,
     });
     this.#commands = replCommands(this.#opts.commands);
@@ -229,7 +235,15 @@ class Repl {
       } else await this.#step(() => this.#turn(line));
       for (const notice of this.#notices.splice(0)) this.#out.write(notice + "\n");
     }
-    if (io.interactive) this.#out.write("\n");
+    if (io.interactive) {
+      this.#out.write("\n");
+      const session = this.#convo.agent.session;
+      if (session.written) {
+        this.#out.write(
+          style.dim(`resume this conversation with navi -c (or navi --resume ${session.meta.id})`) + "\n",
+        );
+      }
+    }
     if (trap.received) streamSink(Deno.stderr).write(trap.describe() + "\n");
     return trap.status ?? 0;
   }

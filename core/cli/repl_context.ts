@@ -70,6 +70,7 @@ export function slashContext(app: NaviApp, parts: ReplParts): SlashContext {
     newConversation: parts.newConversation,
     exit: parts.exit,
     clearScreen: () => parts.term?.write("\x1b[2J\x1b[3J\x1b[H"),
+    columns: parts.term && (() => parts.term!.columns()),
     sessions: parts.sessions,
     resume: parts.resume,
     ask: parts.ask,

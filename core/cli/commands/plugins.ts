@@ -84,10 +84,16 @@ export function pluginSlashCommands(): SlashCommand[] {
     run: async (args, { plugins, out }) => {
       if (args === "reload") {
         const reports = await plugins.reload();
-        const tools = reports.flatMap((r) => r.tools);
+        const loaded = reports.filter((r) => r.status === "loaded");
+        const failed = reports.length - loaded.length;
+        const tools = loaded.flatMap((r) => r.tools);
         const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-        out.write(`reloaded ${plural(reports.length, "plugin")}, ${plural(tools.length, "tool")}\n`);
-        for (const w of pluginWarnings(reports)) out.write(`navi: ${w}\n`);
+        out.write(
+          `reloaded ${plural(loaded.length, "plugin")}, ${plural(tools.length, "tool")}${
+            failed ? `; ${failed} failed` : ""
+          }\n`,
+        );
+        for (const w of pluginWarnings(reports)) out.write(`navi: ${escapeControls(w)}\n`);
         for (const line of plugins.announcements()) out.write(`navi: ${line}\n`);
         return;
       }

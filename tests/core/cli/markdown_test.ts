@@ -25,7 +25,10 @@ function rendered(text: string, columns: number, style = none): string[] {
 }
 
 Deno.test("markdown lines: headings, emphasis, code, links, lists, quotes are rendered", () => {
-  assertEquals(renderLine("## Title **x**", color), "\x1b[1mTitle \x1b[1mx\x1b[22m\x1b[22m\n\x1b[2m───────\x1b[22m");
+  assertEquals(
+    renderLine("## Title **x**", color),
+    "\x1b[1mTitle \x1b[1mx\x1b[22m\x1b[22m\n\x1b[2m───────\x1b[22m",
+  );
   assertEquals(plain(renderLine("Some **bold**, *it*, `code` & <x>", color)), "Some bold, it, code & <x>");
   assertEquals(renderLine("`code`", color), "\x1b[36mcode\x1b[39m");
   assertEquals(plain(renderLine("  - item [docs](http://x)", color)), "  • item docs (http://x)");
@@ -38,11 +41,19 @@ Deno.test("markdown lines: headings, emphasis, code, links, lists, quotes are re
 });
 
 Deno.test("headings are told apart without colour: a double rule, a single rule, hashes", () => {
-  assertEquals(rendered("# Top\n## Part\n### Detail\ntext", 80), ["Top", "═══", "Part", "────", "### Detail", "text"]);
+  assertEquals(rendered("# Top\n## Part\n### Detail\ntext", 80), [
+    "Top",
+    "═══",
+    "Part",
+    "────",
+    "### Detail",
+    "text",
+  ]);
 });
 
 Deno.test("prose and list items wrap at words with hanging indents; code keeps its gutter when wrapped", () => {
-  const words = "navi wraps long paragraphs at word boundaries so that no word is ever cut in two at the edge";
+  const words =
+    "navi wraps long paragraphs at word boundaries so that no word is ever cut in two at the edge";
   const para = rendered(words, 40);
   assertEquals(para, [
     "navi wraps long paragraphs at word",
@@ -89,7 +100,11 @@ Deno.test("a table is drawn aligned, cells wrapped within their columns; too wid
   ]);
   for (const row of narrow) assertEquals(row.length <= 40, true, row);
   const wide = rendered(
-    ["| a | b | c | d | e | f |", "|---|---|---|---|---|---|", "| alpha | bravo | charlie | delta | echo | foxtrot |"]
+    [
+      "| a | b | c | d | e | f |",
+      "|---|---|---|---|---|---|",
+      "| alpha | bravo | charlie | delta | echo | foxtrot |",
+    ]
       .join("\n"),
     30,
   );
