@@ -15,6 +15,7 @@ import { diffView } from "./diff_view.ts";
 import { escapeControls, type Sink } from "../output/mod.ts";
 import { makeStyle, shorten, type Style } from "./style.ts";
 import { StatusLine } from "./status_line.ts";
+import { wrapLine } from "./wrap.ts";
 
 function argsSummary(call: ToolCall): string {
   try {
@@ -63,6 +64,8 @@ export interface PrinterOptions {
   style?: Style;
   /** A live status line (spinner, elapsed time, progress): only on a terminal. */
   spinner?: boolean;
+  /** The terminal's width: call and result lines wrap at words under it (hanging indents). */
+  columns?: () => number;
   /** A renderer for each answer (markdown on a colour terminal in the REPL); undefined: raw text. */
   markdown?: (write: (text: string) => void) => StreamRenderer | undefined;
 }
@@ -148,15 +151,20 @@ class TerminalPrinter {
   #callLine(call: ToolCall): string {
     const style = this.#style;
     const args = escapeControls(argsSummary(call));
-    return `${style.cyan("●")} ${style.bold(escapeControls(call.name))}${
-      args ? ` ${style.dim(args)}` : ""
-    }\n`;
+    const line = `${style.bold(escapeControls(call.name))}${args ? ` ${style.dim(args)}` : ""}`;
+    return this.#wrap(line, `${style.cyan("●")} `, "  ") + "\n";
+  }
+
+  /** `text` wrapped at words to the terminal's width (when known), `first` before it, `rest` under it. */
+  #wrap(text: string, first: string, rest: string): string {
+    const columns = this.#opts.columns?.();
+    return columns ? wrapLine(text, { columns, first, rest }) : first + text;
   }
 
   notice(text: string): void {
     this.#ensureNewline();
     this.#open = undefined;
-    this.write(this.#style.yellow(`navi: ${escapeControls(text)}`) + "\n");
+    this.write(this.#wrap(this.#style.yellow(`navi: ${escapeControls(text)}`), "", "  ") + "\n");
   }
 
   #flushStarting(): void {
@@ -265,8 +273,8 @@ class TerminalPrinter {
     if (this.#open !== call.id) this.write(this.#callLine(call));
     this.#open = undefined;
     const style = this.#style;
-    const line = `  ⎿ ${resultSummary(result, { streamed: r?.streamed })} ${style.dim(`(${formatMs(ms)})`)}`;
-    this.write((result.ok ? style.green(line) : style.red(line)) + "\n");
+    const line = `${resultSummary(result, { streamed: r?.streamed })} ${style.dim(`(${formatMs(ms)})`)}`;
+    this.write(this.#wrap(result.ok ? style.green(line) : style.red(line), "  ⎿ ", "    ") + "\n");
     this.#settle();
   }
 }

@@ -89,6 +89,7 @@ class Repl {
       err: streamSink(Deno.stderr, app.secrets),
       style: parts.style,
       spinner: Deno.stdout.isTerminal(),
+      columns: term && (() => term.columns()),
       markdown: term && Deno.stdout.isTerminal()
         ? (write) =>
           this.#markdown.stream({

@@ -252,12 +252,16 @@ export const REPL_KEYS: readonly [string, string][] = [
 
 /**
  * Rows as two aligned columns `columns` wide: the first at most about a third of the width (a longer name
- * puts its description on the next row), descriptions wrapped at words under their column.
+ * puts its description on the next row), descriptions wrapped at words under their column. `align`: the rows
+ * whose names set the first column's width (several tables aligned alike).
  */
-export function twoColumns(rows: [string, string][], opts: { columns: number; indent?: string }): string[] {
+export function twoColumns(
+  rows: [string, string][],
+  opts: { columns: number; indent?: string; align?: [string, string][] },
+): string[] {
   const indent = opts.indent ?? "  ";
   const cap = Math.max(12, Math.min(30, Math.floor(opts.columns / 3)));
-  const first = Math.min(cap, Math.max(0, ...rows.map(([a]) => textWidth(a))));
+  const first = Math.min(cap, Math.max(0, ...(opts.align ?? rows).map(([a]) => textWidth(a))));
   const hang = " ".repeat(indent.length + first + 2);
   const width = Math.max(20, opts.columns - 1);
   return rows.flatMap(([name, what]) => {
@@ -282,9 +286,9 @@ export function helpText(commands: SlashCommand[], opts: { columns?: number; sty
     rows.push([escapeControls(name), escapeControls(c.help.replace(/\s+/g, " ").trim())]);
   }
   groups.set("keys", [...REPL_KEYS]);
-  return [...groups].map(([title, rows]) => [bold(title), ...twoColumns(rows, { columns })].join("\n")).join(
-    "\n\n",
-  );
+  const align = [...groups.values()].flat();
+  return [...groups].map(([title, rows]) => [bold(title), ...twoColumns(rows, { columns, align })].join("\n"))
+    .join("\n\n");
 }
 
 /** Run a slash command line; returns false when the line names no command. */

@@ -45,9 +45,9 @@ const STREAM_OWN =
 
 /**
  * What navi's own drawing of the input line adds (the line editor, the approval box): carriage returns,
- * cursor up, right and home, erase below or the whole screen and scrollback, bracketed paste on and off.
+ * cursor up, down, right and home, erase below or the whole screen and scrollback, bracketed paste on and off.
  */
-const DRAWING_OWN = `\\r|\\x1b\\[\\d{0,4}[ACJ]|\\x1b\\[[23]J|\\x1b\\[H|\\x1b\\[\\?2004[hl]`;
+const DRAWING_OWN = `\\r|\\x1b\\[\\d{0,4}[ABCJ]|\\x1b\\[[23]J|\\x1b\\[H|\\x1b\\[\\?2004[hl]`;
 
 const SINK = new RegExp(`${STREAM_OWN}|\\r\\n|${UNSAFE}`, "gu");
 const DRAWING = new RegExp(`${STREAM_OWN}|${DRAWING_OWN}|${UNSAFE}`, "gu");

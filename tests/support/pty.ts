@@ -130,6 +130,17 @@ export class Pty implements AsyncDisposable {
     return await tmux(this.socket, ["capture-pane", "-p", "-J", "-t", "t", ...(opts.all ? ["-S", "-"] : [])]);
   }
 
+  /** The screen row by row as the terminal holds it (wrapped rows not joined); `all`: the scrollback too. */
+  async rows(opts: { all?: boolean } = {}): Promise<string[]> {
+    return (await tmux(this.socket, ["capture-pane", "-p", "-t", "t", ...(opts.all ? ["-S", "-"] : [])]))
+      .split("\n");
+  }
+
+  /** The visible screen with its colour and style codes (SGR), as the program left them. */
+  async styled(): Promise<string> {
+    return await tmux(this.socket, ["capture-pane", "-p", "-e", "-J", "-t", "t", "-S", "-"]);
+  }
+
   /** Wait until the screen (scrollback included) matches; fails after `ms` with the screen in the message. */
   async waitFor(pattern: RegExp | string, ms = 15_000): Promise<string> {
     const end = Date.now() + ms;
