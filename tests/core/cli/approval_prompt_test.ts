@@ -62,6 +62,7 @@ Deno.test("a long diff scrolls in its box; y waits until the last line was shown
   s.send({ kind: "key", name: "pagedown" }, { kind: "key", name: "end" });
   assertMatch(
     s.out.at(-1)!,
+    // deno-lint-ignore no-control-regex -- the redraw in place is what is checked
     /\x1b\[\d+A\r\x1b\[J.*│ 40 \+ LINE 39\r\n.*lines \d+-81 of 81 · ↑↓ PgUp PgDn scroll/s,
   );
   s.send({ kind: "key", name: "home" }, text("a"));

@@ -49,7 +49,7 @@ Deno.test("at 80 columns a table is drawn aligned and a long paragraph wraps at 
   for (const r of table) assertEquals(r.length, table[0].length, `aligned: ${r}`);
   assert(!screen.includes("|------|"), "no raw separator row");
   assertMatch(screen, /│ read_file │ read_only │ reads a file of the workspace, or a part of it by +│/);
-  assertMatch(screen, /│           │           │ offset and limit +│/);
+  assertMatch(screen, /│ {11}│ {11}│ offset and limit +│/);
   const start = rows.findIndex((r) => r.startsWith("This paragraph"));
   const para = rows.slice(start, start + 3);
   for (const r of para) assert(r.length <= 80, r);
@@ -110,7 +110,7 @@ Deno.test("an MCP error that carries colour and conceal codes is shown as text, 
   );
   const styled = await t.pty.styled();
   assert(!styled.includes("\x1b[8m"), "nothing concealed");
-  assert(!/\x1b\[31mFAKE/.test(styled), "the server's red is not obeyed");
+  assert(!styled.includes("\x1b[31mFAKE"), "the server's red is not obeyed");
 });
 
 Deno.test("a resize to 60 columns keeps the input inside the window and leaves no stray prompt rows", async () => {
