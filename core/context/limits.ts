@@ -4,6 +4,7 @@ import type { Message } from "../provider/mod.ts";
 
 /** A message navi did not send because it alone cannot fit the model's window. */
 export class ContextLimitError extends Error {
+  /** `ContextLimitError`. */
   override name = "ContextLimitError";
 }
 
