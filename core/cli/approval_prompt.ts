@@ -175,6 +175,27 @@ function hintRows(list: Choice[], opts: { style: Style; columns: number; more: b
   return rows;
 }
 
+/** The keys that scroll a body box. */
+function scrolling(box: BodyBox): Record<string, () => boolean> {
+  return {
+    up: () => box.scroll({ by: -1 }),
+    down: () => box.scroll({ by: 1 }),
+    pageup: () => box.scroll({ by: -box.page }),
+    pagedown: () => box.scroll({ by: box.page }),
+    home: () => box.scroll({ to: 0 }),
+    end: () => box.scroll({ to: Infinity }),
+  };
+}
+
+/** `n`: ask what to do instead; the refusal carries it to the model. */
+async function refusal(io: ApprovalIO): Promise<Reply> {
+  const answer = await io.readLine(
+    `  ${io.style.dim("what should navi do instead? (Enter to just refuse)")} `,
+  );
+  const instead = answer.kind === "line" ? answer.text.trim() : "";
+  return instead ? { answer: "no", instead } : { answer: "no" };
+}
+
 /**
  * Ask about one tool call with single keys: y yes, n no (then what to do instead), a always for the tool,
  * p always for commands with this prefix; Esc and Ctrl-D answer no; Ctrl-C answers no and calls `interrupt`
@@ -213,14 +234,7 @@ export function askApproval(
       out.write(`  ${style.dim("→")} ${shown}\r\n`);
       resolve(reply);
     };
-    const scrollKeys: Record<string, () => boolean> = {
-      up: () => box.scroll({ by: -1 }),
-      down: () => box.scroll({ by: 1 }),
-      pageup: () => box.scroll({ by: -box.page }),
-      pagedown: () => box.scroll({ by: box.page }),
-      home: () => box.scroll({ to: 0 }),
-      end: () => box.scroll({ to: Infinity }),
-    };
+    const scrollKeys = scrolling(box);
     const onKey = async (key: Key) => {
       const name = key.kind === "key" ? key.name : key.kind === "text" ? key.text.toLowerCase() : "";
       const ctrl = key.kind === "key" && key.ctrl;
@@ -248,11 +262,7 @@ export function askApproval(
       if (choice.key !== "n") return finish(choice.reply, choice.label);
       done = true;
       pop();
-      const answer = await io.readLine(
-        `  ${style.dim("what should navi do instead? (Enter to just refuse)")} `,
-      );
-      const instead = answer.kind === "line" ? answer.text.trim() : "";
-      resolve(instead ? { answer: "no", instead } : { answer: "no" });
+      resolve(await refusal(io));
     };
     const pop = io.input.push((keys) => {
       for (const key of keys) {
