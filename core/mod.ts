@@ -8,6 +8,7 @@
 export * from "./agent/mod.ts";
 export * from "./app/mod.ts";
 export * from "./approval/mod.ts";
+export * from "./clock/mod.ts";
 export * from "./config/mod.ts";
 export * from "./context/mod.ts";
 export * from "./output/mod.ts";

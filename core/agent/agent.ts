@@ -82,6 +82,8 @@ export interface AgentOptions {
   model?: () => string | undefined;
   /** Awaited before each model request (MCP tool-list refreshes already announced land first). */
   beforeRequest?: () => Promise<void>;
+  /** The clock (ms since the epoch) that stamps request records (default `Date.now`). */
+  now?: () => number;
 }
 
 /** The agent loop of one conversation: request, run tool calls, feed results back, until an answer. */
@@ -199,7 +201,14 @@ export class Agent {
     opts: { reason: CompactionInfo["reason"]; usage?: Usage },
   ): Promise<CompactionInfo | undefined> {
     const { session, chat, events } = this.#opts;
-    const run = { session, keeper: this.keeper, cache: this.cache, chat, onCompaction: events?.compaction };
+    const run = {
+      session,
+      keeper: this.keeper,
+      cache: this.cache,
+      chat,
+      onCompaction: events?.compaction,
+      now: this.#opts.now,
+    };
     return compactConversation(run, this.tools.sent(), { ...opts, signal });
   }
 
@@ -217,7 +226,7 @@ export class Agent {
 
   async #request(tools: readonly OpenAITool[], opts: { signal: AbortSignal; usage: Usage }) {
     const { session, events = {} } = this.#opts;
-    const at = new Date().toISOString();
+    const at = new Date((this.#opts.now ?? Date.now)()).toISOString();
     const sent = session.messages.length;
     const changed = this.cache.observe({ tools, messages: session.messages });
     const raw = this.keeper.tokens.raw([...tools, ...session.messages]);

@@ -18,6 +18,8 @@ export interface CompactionRun {
   chat: ChatFn;
   /** Told when the compaction starts and when it is done. */
   onCompaction?(info: CompactionInfo): void;
+  /** The clock (ms since the epoch) that stamps the request record (default `Date.now`). */
+  now?: () => number;
 }
 
 /**
@@ -44,7 +46,7 @@ async function summarize(
   opts: { tools: readonly OpenAITool[]; messages: Message[]; signal: AbortSignal; usage?: Usage },
 ): Promise<string> {
   const { session, cache } = run;
-  const at = new Date().toISOString();
+  const at = new Date((run.now ?? Date.now)()).toISOString();
   const changed = cache.observe({ tools: opts.tools, messages: opts.messages });
   const usage = emptyUsage();
   const response = new ResponseAssembler(usage);

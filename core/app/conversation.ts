@@ -1,5 +1,6 @@
 import { Agent, type AgentEvents } from "../agent/mod.ts";
 import { ApprovalPolicy, type AskUser } from "../approval/mod.ts";
+import type { Clock } from "../clock/mod.ts";
 import type { ApprovalMode } from "../config/mod.ts";
 import {
   ContextKeeper,
@@ -35,6 +36,8 @@ export interface ConversationOptions {
   ask?: AskUser;
   /** Progress callbacks for the user interface. */
   events?: AgentEvents;
+  /** The clock of retry waits, the deferral's cache TTL and session timestamps (default the system clock). */
+  clock?: Clock;
 }
 
 /** Everything one conversation needs, wired together. */
@@ -57,7 +60,9 @@ export interface Conversation {
 
 /** Start a new conversation or resume a persisted one (`--resume <id>`, `--continue`). */
 export function openConversation(app: NaviApp, opts: ConversationOptions): Conversation {
-  const llm = new LlmClient(app.config, { provider: opts.provider, model: opts.model, env: app.env });
+  const { clock } = opts;
+  const now = clock && (() => clock.now());
+  const llm = new LlmClient(app.config, { provider: opts.provider, model: opts.model, env: app.env, clock });
   const policy = new ApprovalPolicy({
     mode: opts.approval ?? app.config.approval?.mode ?? "ask",
     allow: app.config.approval?.allow,
@@ -65,7 +70,7 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     ask: opts.ask && ((q) => opts.ask!({ ...q, summary: app.secrets.redact(q.summary) })),
     sandboxAllows: (tool) => tool === "bash" ? app.sandbox.autoAllows() : Promise.resolve(false),
   });
-  const { session, loaded, warnings } = openSession(app, { ...opts, llm });
+  const { session, loaded, warnings } = openSession(app, { ...opts, llm, now });
   const close = () => session.close();
   app.onClose(close);
   const last = loaded?.requests.at(-1);
@@ -74,6 +79,7 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     mode: () => policy.mode,
     settings: deferralSettings(app.config.tools),
     features: app.config.features,
+    now,
     resumed: loaded && {
       tools: loaded.tools,
       deferred: loaded.deferred,
@@ -108,6 +114,7 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     events: opts.events,
     model: () => safeChoice(llm)?.model,
     beforeRequest: () => app.mcp.settle(),
+    now,
   });
   return { agent, llm, policy, tools, warnings, close, resumed: loaded !== undefined };
 }
@@ -115,9 +122,10 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
 /** The session a conversation records to: a resumed one (with its warnings) or a new one. */
 function openSession(
   app: NaviApp,
-  opts: Pick<ConversationOptions, "resume" | "continue"> & { llm: LlmClient },
+  opts: Pick<ConversationOptions, "resume" | "continue"> & { llm: LlmClient; now?: () => number },
 ): { session: Session; loaded?: LoadedSession; warnings: string[] } {
   const redact = (text: string) => app.secrets.redact(text);
+  const { now } = opts;
   let id = opts.resume;
   if (opts.continue && !id) {
     id = newestSessionIn(app.home, app.workspace, {
@@ -126,7 +134,7 @@ function openSession(
     if (!id) throw new SessionError(`no conversation to continue in ${app.workspace}`);
   }
   if (id) {
-    const loaded = Session.load(app.home, resolveSessionId(app.home, id), { redact });
+    const loaded = Session.load(app.home, resolveSessionId(app.home, id), { redact, now });
     const warnings = [...loaded.warnings];
     const completed = loaded.session.completeToolCalls();
     if (completed) {
@@ -148,7 +156,7 @@ function openSession(
   const session = Session.create(
     app.home,
     { cwd: app.workspace, provider: choice?.name, model: choice?.model },
-    { redact, preamble },
+    { redact, preamble, now },
   );
   return { session, warnings: [] };
 }

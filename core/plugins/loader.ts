@@ -1,3 +1,4 @@
+import type { Clock } from "../clock/mod.ts";
 import type { PluginSettings } from "../config/mod.ts";
 import type { PluginPermissions } from "./api.ts";
 import { type CacheEntry, PluginCache, validDefinition } from "./cache.ts";
@@ -51,6 +52,8 @@ export interface PluginLoaderOptions {
   childEnv?: () => Record<string, string>;
   /** A line for `$NAVI_HOME/logs/plugins.log`. */
   log?: (message: string) => void;
+  /** The clock of the workers' time limits and idle timeouts (default the system clock). */
+  clock?: Clock;
 }
 
 interface Entry {
@@ -192,6 +195,7 @@ export class PluginLoader {
       }),
       loadTimeoutMs: this.#opts.timeoutMs ?? 5000,
       idleMs: this.#opts.idleMs ?? 300_000,
+      clock: this.#opts.clock,
       log: (line) => this.#opts.log?.(line),
       fault: (message) => {
         for (const fn of this.#listeners) fn({ plugin: source.name, message });

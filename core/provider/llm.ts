@@ -1,5 +1,6 @@
 import type OpenAI from "openai";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
+import { type Clock, systemClock } from "../clock/mod.ts";
 import { readChatStream } from "./chat_stream.ts";
 import type { Config } from "../config/mod.ts";
 import { type ProviderChoice, resolveProvider } from "./choice.ts";
@@ -64,6 +65,7 @@ export class ApiError extends Error {
 export class LlmClient {
   #config: Config;
   #env: { get(key: string): string | undefined };
+  #clock: Clock;
   #clients = new Map<string, OpenAI>();
   /** Provider and model that beat config.json (flags, `/model`); read at every request. */
   overrides: { provider?: string; model?: string };
@@ -72,14 +74,21 @@ export class LlmClient {
 
   /**
    * Requests go where `config` and `opts` say (`provider`, `model`; without a provider in config, the
-   * `OPENAI_*` variables of `opts.env`, default Deno.env); retries follow config `retry`, else the defaults.
+   * `OPENAI_*` variables of `opts.env`, default Deno.env); retries follow config `retry`, else the defaults,
+   * and wait on `opts.clock` (default the system clock).
    */
   constructor(
     config: Config,
-    opts: { provider?: string; model?: string; env?: { get(key: string): string | undefined } } = {},
+    opts: {
+      provider?: string;
+      model?: string;
+      env?: { get(key: string): string | undefined };
+      clock?: Clock;
+    } = {},
   ) {
     this.#config = config;
     this.#env = opts.env ?? Deno.env;
+    this.#clock = opts.clock ?? systemClock;
     this.overrides = { provider: opts.provider, model: opts.model };
     this.retry = {
       maxRetries: config.retry?.max_retries ?? DEFAULT_RETRY.maxRetries,
@@ -154,14 +163,19 @@ export class LlmClient {
       } catch (err) {
         const failure = await toApiError(err, r.choice);
         if (!(failure instanceof ApiError) || r.signal.aborted) throw failure;
-        const next = planRetry(failure, { attempt, policy: this.retry, provider: r.choice.name });
+        const next = planRetry(failure, {
+          attempt,
+          policy: this.retry,
+          provider: r.choice.name,
+          now: this.#clock.now(),
+        });
         if ("giveUp" in next) {
           throw next.note
             ? new ApiError(`${failure.message} ${next.note}`, failure.status, failure)
             : failure;
         }
         r.onRetry?.(next);
-        await sleep(next.waitMs, r.signal);
+        await sleep(next.waitMs, r.signal, this.#clock);
       }
     }
   }

@@ -35,6 +35,8 @@ export class SessionError extends Error {}
 export interface SessionOptions {
   /** Applied to every serialized record before it is written (removes known secrets). */
   redact?: (text: string) => string;
+  /** The clock (ms since the epoch) for the session's id and timestamps (default `Date.now`). */
+  now?: () => number;
 }
 
 function lockSession(file: string): HeldLock {
@@ -53,7 +55,7 @@ function repairTornEnd(file: string, text: string): boolean {
   return true;
 }
 
-function newId(now = new Date()): string {
+function newId(now: Date): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
   return `${stamp}-${crypto.randomUUID().slice(0, 6)}`;
 }
@@ -67,6 +69,7 @@ export class Session {
   /** The conversation so far; change it through `addMessage`, which also writes the file. */
   messages: Message[] = [];
   #redact: (text: string) => string;
+  #now: () => number;
   #lock?: HeldLock;
   /** Records of a new session not yet written: its file is created with the first message after the preamble. */
   #pending?: SessionRecord[];
@@ -83,6 +86,7 @@ export class Session {
     this.file = file;
     this.meta = meta;
     this.#redact = opts.redact ?? ((t) => t);
+    this.#now = opts.now ?? Date.now;
     this.#lock = opts.lock;
     this.lastActive = opts.lastActive;
   }
@@ -97,7 +101,8 @@ export class Session {
     meta: Omit<SessionMeta, "id" | "created">,
     opts: SessionOptions & { preamble?: Message[] } = {},
   ): Session {
-    const full: SessionMeta = { id: newId(), created: new Date().toISOString(), ...meta };
+    const created = new Date((opts.now ?? Date.now)());
+    const full: SessionMeta = { id: newId(created), created: created.toISOString(), ...meta };
     const s = new Session(join(home, "sessions", `${full.id}.jsonl`), full, opts);
     s.messages = [...(opts.preamble ?? [])];
     s.#pending = [
@@ -247,7 +252,7 @@ export class Session {
 
   /** Record one tool call for audit. */
   audit(record: AuditRecord): void {
-    this.#write({ type: "audit", at: new Date().toISOString(), ...record });
+    this.#write({ type: "audit", at: new Date(this.#now()).toISOString(), ...record });
   }
 
   /** The folder of this session's saved tool outputs (`sessions/<id>/outputs`). */

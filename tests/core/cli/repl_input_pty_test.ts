@@ -108,7 +108,6 @@ Deno.test("--resume without an id picks from a list with the arrow keys and show
       for (const q of ["first question", "second question"]) {
         const run = await runNavi(["-p", q], { home, cwd: ws });
         assertEquals(run.code, 0, run.stderr);
-        await new Promise((res) => setTimeout(res, 20));
       }
     },
   });

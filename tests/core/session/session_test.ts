@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { listSessions, newestSessionIn, Secrets, Session, SessionError } from "../../../core/mod.ts";
+import { FakeClock } from "../../support/clock.ts";
 import { assert, assertEquals, assertMatch, tempDir } from "../../helpers.ts";
 
 Deno.test("a session appends records and loads them back", async () => {
@@ -60,10 +61,11 @@ Deno.test("a missing session id is a clear error", async () => {
 
 Deno.test("sessions are listed newest first", async () => {
   await using home = await tempDir();
-  const a = Session.create(home.path, { cwd: "/a" });
+  const clock = new FakeClock();
+  const a = Session.create(home.path, { cwd: "/a" }, { now: clock.now });
   a.addMessage({ role: "user", content: "a" });
-  await new Promise((r) => setTimeout(r, 5));
-  const b = Session.create(home.path, { cwd: "/b" });
+  clock.advance(5);
+  const b = Session.create(home.path, { cwd: "/b" }, { now: clock.now });
   b.addMessage({ role: "user", content: "b" });
   await Deno.writeTextFile(join(home.path, "sessions", "junk.jsonl"), "not json\n");
   assertEquals(listSessions(home.path).map((s) => s.id), [b.meta.id, a.meta.id]);
@@ -119,17 +121,24 @@ Deno.test("a new session's file is written with its first message after the prea
 
 Deno.test("the session used last in a directory is found: by its file's time, among those the caller accepts", async () => {
   await using home = await tempDir();
-  const a = Session.create(home.path, { cwd: "/a" });
+  const clock = new FakeClock();
+  /** Set a session file's time, as if it was last written `at` ms after the epoch of the clock. */
+  const touched = (file: string, at: number) => Deno.utimeSync(file, new Date(at), new Date(at));
+  const a = Session.create(home.path, { cwd: "/a" }, { now: clock.now });
   a.addMessage({ role: "user", content: "first" });
-  await new Promise((r) => setTimeout(r, 20));
-  const b = Session.create(home.path, { cwd: "/a" });
+  touched(a.file, clock.now());
+  clock.advance(5000);
+  const b = Session.create(home.path, { cwd: "/a" }, { now: clock.now });
   b.addMessage({ role: "system", content: "only a system prompt" });
-  Session.create(home.path, { cwd: "/other" }).addMessage({ role: "user", content: "elsewhere" });
+  touched(b.file, clock.now());
+  const other = Session.create(home.path, { cwd: "/other" }, { now: clock.now });
+  other.addMessage({ role: "user", content: "elsewhere" });
   assertEquals(newestSessionIn(home.path, "/a"), b.meta.id);
   const talk = { accept: (ms: { role: string }[]) => ms.some((m) => m.role !== "system") };
   assertEquals(newestSessionIn(home.path, "/a", talk), a.meta.id, "the one with a conversation");
-  await new Promise((r) => setTimeout(r, 20));
+  clock.advance(5000);
   a.addMessage({ role: "assistant", content: "x".repeat(10_000) });
+  touched(a.file, clock.now());
   assertEquals(newestSessionIn(home.path, "/a"), a.meta.id, "used last, though created first");
   assertEquals(newestSessionIn(home.path, "/nowhere"), undefined);
 });
