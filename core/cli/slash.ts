@@ -121,6 +121,26 @@ const TOOLS_COMMAND: SlashCommand = {
   },
 };
 
+/** After `/model <name>`: a warning when the provider lists its models and `name` is not among them. */
+async function warnUnlisted(
+  name: string,
+  ctx: Pick<SlashContext, "out" | "style" | "signal" | "modelsListed"> & { llm: Conversation["llm"] },
+): Promise<void> {
+  const ids = await ctx.llm.listModels({ signal: ctx.signal, timeoutMs: 5000 }).catch(() => undefined);
+  if (!ids?.length) return;
+  ctx.modelsListed?.(ids);
+  if (ids.includes(name)) return;
+  const some = ids.slice(0, 6).join(", ") + (ids.length > 6 ? ", …" : "");
+  ctx.out.write(
+    ctx.style.yellow(
+      `navi: warning: the provider does not list ${escapeControls(name)} (it lists ${
+        escapeControls(some)
+      }); ` +
+        "the next request may fail: /model lists them, Tab completes",
+    ) + "\n",
+  );
+}
+
 /** `/model [name]`: the model and the provider's models, or a switch from the next request. */
 const MODEL_COMMAND: SlashCommand = {
   name: "/model",
@@ -128,22 +148,7 @@ const MODEL_COMMAND: SlashCommand = {
   help: "show the model and the provider's models, or switch it from the next request",
   run: async (args, { conversation, out, style, signal, modelsListed }) => {
     const { llm } = conversation();
-    if (args) {
-      llm.overrides.model = args;
-      const ids = await llm.listModels({ signal, timeoutMs: 5000 }).catch(() => undefined);
-      if (ids?.length) modelsListed?.(ids);
-      if (ids?.length && !ids.includes(args)) {
-        const some = ids.slice(0, 6).join(", ") + (ids.length > 6 ? ", …" : "");
-        out.write(
-          style.yellow(
-            `navi: warning: the provider does not list ${escapeControls(args)} (it lists ${
-              escapeControls(some)
-            }); ` +
-              "the next request may fail: /model lists them, Tab completes",
-          ) + "\n",
-        );
-      }
-    }
+    if (args) llm.overrides.model = args;
     let current: string | undefined;
     try {
       const c = llm.current();
@@ -152,7 +157,7 @@ const MODEL_COMMAND: SlashCommand = {
     } catch (err) {
       out.write(`${args ? `model set to ${args}; ` : ""}${(err as Error).message}\n`);
     }
-    if (args) return;
+    if (args) return await warnUnlisted(args, { llm, out, style, signal, modelsListed });
     try {
       const ids = await llm.listModels({ signal });
       modelsListed?.(ids);

@@ -12,14 +12,30 @@ async function sessionFiles(home: string): Promise<string[]> {
   return (await Array.fromAsync(Deno.readDir(join(home, "sessions")))).map((e) => e.name).sort();
 }
 
-Deno.test("--continue after an empty start (Ctrl-D at once under a terminal) resumes the last conversation", async () => {
+Deno.test("a conversation ends with how to resume it; --continue after an empty start (Ctrl-D at once) resumes that conversation", async () => {
   await using home = await tempDir();
   await using ws = await tempDir();
   const server = startLlmServer([{ text: "the first answer" }, { text: "the second answer" }]);
   try {
     await writeConfig(home.path, llmConfig(server.url));
-    const first = await runNavi(["-p", "remember the word kiwi"], { home: home.path, cwd: ws.path });
-    assertEquals(first.code, 0, first.stderr);
+    {
+      await using term = await Pty.start([Deno.execPath(), "run", "-A", MAIN], {
+        env: { NAVI_HOME: home.path, NO_COLOR: "1" },
+        cwd: ws.path,
+        width: 120,
+        height: 40,
+      });
+      await term.waitFor("/help for commands", 30_000);
+      await term.type("remember the word kiwi");
+      await term.keys("Enter");
+      await term.waitFor("the first answer", 30_000);
+      await term.keys("C-d");
+      assertEquals(await term.waitExit(), 0);
+      assertMatch(
+        await term.screen({ all: true }),
+        /resume this conversation with navi -c \(or navi --resume \d{8}-\d{6}-[0-9a-f]{6}\)/,
+      );
+    }
     const before = await sessionFiles(home.path);
     assertEquals(before.filter((n) => n.endsWith(".jsonl")).length, 1);
     {
