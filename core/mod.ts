@@ -21,5 +21,7 @@ export * from "./toollist/mod.ts";
 export * from "./workspace/mod.ts";
 export * from "./mcp/mod.ts";
 export * from "./mentions/mod.ts";
+export * from "./project/mod.ts";
+export * from "./extensions/mod.ts";
 export { configPath, naviHome } from "./home.ts";
 export { VERSION } from "./version.ts";

@@ -5,9 +5,10 @@ import listDir from "./list_dir.ts";
 import glob from "./glob.ts";
 import grep from "./grep.ts";
 import bash from "./bash.ts";
+import skill from "./skill.ts";
 import { type Tool } from "../core/mod.ts";
 
 /** The built-in tools in their fixed, model-facing order. */
 export function builtinTools(): Tool[] {
-  return [readFile, writeFile, editFile, listDir, glob, grep, bash];
+  return [readFile, writeFile, editFile, listDir, glob, grep, bash, skill];
 }

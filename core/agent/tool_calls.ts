@@ -4,6 +4,7 @@ import {
   type CommandSandbox,
   errorMessage,
   parseArguments,
+  type SkillLoader,
   toModelContent,
   type ToolContext,
   type ToolPreview,
@@ -52,6 +53,10 @@ export interface ToolCallRunnerOptions {
   events?: ToolEvents;
   /** A result's content as the conversation keeps it (a note in place of one too large for the window). */
   fit?(content: string, callId: string): string;
+  /** The skills the `skill` tool loads. */
+  skills?: SkillLoader;
+  /** More directories tools may read without asking (skill folders). */
+  readable?: () => string[];
 }
 
 /** Runs the tool calls of one model response: approval, audit, concurrency, results back in call order. */
@@ -186,7 +191,8 @@ export class ToolCallRunner {
       onProgress: events?.toolProgress ? (p) => events.toolProgress!(call, p) : undefined,
       childEnv: this.#opts.childEnv,
       sandbox: this.#opts.sandbox,
-      readable: [this.#opts.session.outputDir],
+      readable: [this.#opts.session.outputDir, ...(this.#opts.readable?.() ?? [])],
+      ...(this.#opts.skills ? { skills: this.#opts.skills } : {}),
     };
   }
 }

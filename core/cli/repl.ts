@@ -11,12 +11,14 @@ import {
   listSessions,
   type NaviApp,
   openConversation,
+  type ReasoningEffort,
   SessionError,
   startConversation,
   type StartupLine,
 } from "../mod.ts";
 import { askApproval } from "./approval_prompt.ts";
 import { promptSlashCommands, replacePromptRows } from "./commands/mcp_prompts.ts";
+import { extensionRows } from "./commands/extensions.ts";
 import { pickSession, resumeSummary } from "./commands/resume.ts";
 import { turnUsageLine } from "./commands/usage.ts";
 import { elicitByQuestions } from "./elicit_form.ts";
@@ -38,6 +40,7 @@ import { VERSION } from "../version.ts";
 export interface ReplOptions {
   provider?: string;
   model?: string;
+  effort?: ReasoningEffort;
   approval?: ApprovalMode;
   /** A session id (or unique prefix) to resume; `true`: pick one from a list. */
   resume?: string | true;
@@ -75,6 +78,7 @@ class Repl {
   #models?: string[];
   #markdown = new LazyMarkdown();
   #exiting = false;
+  #collisions: string[] = [];
 
   constructor(app: NaviApp, parts: { opts: ReplOptions; io: ReplIO; style: Style }) {
     this.#app = app;
@@ -100,7 +104,10 @@ class Repl {
           })
         : undefined,
     });
-    this.#commands = replCommands(this.#opts.commands);
+    const taken = replCommands(this.#opts.commands).map((c) => c.name);
+    const ext = extensionRows(app.extensions, taken);
+    this.#collisions = ext.problems;
+    this.#commands = replCommands([...(this.#opts.commands ?? []), ...ext.rows]);
   }
 
   #ask(): AskUser | undefined {
@@ -178,6 +185,7 @@ class Repl {
     });
     if (this.#convo.resumed && io.term) await this.#markdown.preload();
     this.#opened();
+    for (const text of this.#collisions) this.#report({ kind: "warning", text });
     const style = this.#style;
     for (const line of this.#app.plugins.announcements()) this.#out.write(style.dim(`navi: ${line}`) + "\n");
     this.#app.plugins.subscribe((e) => this.#notify(style.yellow(`navi: ${escapeControls(e.message)}`)));
@@ -333,6 +341,7 @@ class Repl {
       modelsListed: (ids) => void (this.#models = ids),
       submit: (text) => this.#turn(text),
       mcpChanged: () => this.#syncMcp(),
+      reasoning: this.#events.reasoningDisplay,
     });
   }
 }

@@ -237,17 +237,11 @@ export class Session {
   recordUsage(model: string, usage: Usage): void {
     if (!usage.total_tokens && !usage.prompt_tokens && !usage.completion_tokens) return;
     this.#addUsage(model, usage);
-    const { prompt_tokens, completion_tokens, total_tokens, cached_tokens } = usage;
-    this.#write({ type: "usage", model, prompt_tokens, completion_tokens, total_tokens, cached_tokens });
+    this.#write({ type: "usage", model, ...usage });
   }
 
-  #addUsage(model: string, usage: Usage): void {
-    addUsage(this.usage[model] ??= emptyUsage(), {
-      prompt_tokens: usage.prompt_tokens ?? 0,
-      completion_tokens: usage.completion_tokens ?? 0,
-      total_tokens: usage.total_tokens ?? 0,
-      cached_tokens: usage.cached_tokens ?? 0,
-    });
+  #addUsage(model: string, usage: Partial<Usage>): void {
+    addUsage(this.usage[model] ??= emptyUsage(), usage);
   }
 
   /** Record one tool call for audit. */

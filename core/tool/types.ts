@@ -57,8 +57,30 @@ export interface ToolContext {
   childEnv?(): Record<string, string>;
   /** Confines child processes (bash); absent only for direct library callers, which then run unconfined. */
   sandbox?: CommandSandbox;
-  /** Directories outside the workspace that may be read without asking (the session's saved outputs). */
+  /** Directories outside the workspace that may be read without asking (saved outputs, skill folders). */
   readable?: string[];
+  /** The Agent Skills the conversation knows (the `skill` tool loads them). */
+  skills?: SkillLoader;
+}
+
+/** A skill's instructions as the `skill` tool returns them. */
+export interface LoadedSkill {
+  /** The skill's name. */
+  name: string;
+  /** Its SKILL.md. */
+  path: string;
+  /** Its folder: the files it mentions are relative to it. */
+  dir: string;
+  /** The body of SKILL.md, without the frontmatter. */
+  body: string;
+  /** The other files of its folder (relative paths). */
+  files: string[];
+}
+
+/** Loads skills by name for the `skill` tool. */
+export interface SkillLoader {
+  /** The skill `name`; throws an Error with a one-line reason when there is none the model may load. */
+  activate(name: string): Promise<LoadedSkill>;
 }
 
 /** How far a long call is. */

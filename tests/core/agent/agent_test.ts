@@ -43,6 +43,8 @@ Deno.test("text streams into one assistant message", async () => {
     completion_tokens: u.completion_tokens,
     total_tokens: u.total_tokens,
     cached_tokens: u.prompt_tokens_details.cached_tokens,
+    reasoning_tokens: 0,
+    cache_write_tokens: 0,
   }, "the turn's usage is what the server reported");
   const body = t.server.requests[0].body;
   assertEquals(body.model, "test-model");

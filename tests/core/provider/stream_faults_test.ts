@@ -8,7 +8,7 @@ import {
   openConversation,
   type TurnResult,
 } from "../../../core/mod.ts";
-import { startLlmServer, type Step } from "../../support/llm_server.ts";
+import { sseEvents, startLlmServer, type Step } from "../../support/llm_server.ts";
 import { assertValidSession } from "../../support/session_check.ts";
 import { assert, assertEquals, assertMatch, testApp, until } from "../../helpers.ts";
 
@@ -58,13 +58,48 @@ Deno.test("a stream that ends without finish_reason is an error; the partial ans
   });
 });
 
-Deno.test("a stream with finish_reason but without data: [DONE] is an error, not a complete answer", async () => {
+Deno.test("a stream that ended with finish_reason and then closed is complete without data: [DONE]", async () => {
   await using t = await setup([{ text: "Looks complete", fault: { omit: ["done"] } }]);
+  const r = await t.convo.agent.run("question", new AbortController().signal);
+  assertEquals(r.text, "Looks complete");
+  assertEquals(r.usage.prompt_tokens, t.server.requests[0].usage!.prompt_tokens, "the usage chunk counted");
+  assertEquals(assertValidSession(t.session(), [KEY]).at(-1), {
+    role: "assistant",
+    content: "Looks complete",
+  });
+});
+
+Deno.test("data: [DONE] without any finish_reason is still an incomplete answer", async () => {
+  await using t = await setup([{ text: "Half", fault: { omit: ["finish"] } }]);
   const error = await failure(t.convo.agent.run("question", new AbortController().signal));
-  assertMatch(error.message, /^the response stream from test \(.*\) ended without data: \[DONE\]$/);
+  assertMatch(error.message, /ended before the answer was complete \(no finish_reason\)$/);
+  assertEquals(assertValidSession(t.session(), [KEY]).at(-1)?.content, `Half\n\n${CUT_MARKERS.cut}`);
+});
+
+Deno.test("the last event is read without its blank line; a cut-off last line is a cut stream", async () => {
+  const events = sseEvents({ text: "All there" });
+  const finish = events.length - 3;
+  const noBlank = events.join("").replace(/\n\n$/, "\n");
+  await using t = await setup([
+    { raw: noBlank },
+    { raw: noBlank.replace(/\n$/, "") },
+    { raw: events.slice(0, finish + 1).join("") + events[finish + 1].slice(0, 40) },
+    { raw: events.slice(0, finish).join("") + events[finish].slice(0, 40) },
+  ]);
+  const signal = new AbortController().signal;
+  assertEquals((await t.convo.agent.run("one", signal)).text, "All there", "data: [DONE] then one newline");
+  assertEquals((await t.convo.agent.run("two", signal)).text, "All there", "data: [DONE] and no newline");
+  const third = await t.convo.agent.run("three", signal);
   assertEquals(
-    assertValidSession(t.session(), [KEY]).at(-1)?.content,
-    `Looks complete\n\n${CUT_MARKERS.cut}`,
+    [third.text, third.usage.prompt_tokens],
+    ["All there", 0],
+    "finish came; the cut usage is dropped",
+  );
+  const error = await failure(t.convo.agent.run("four", signal));
+  assertMatch(
+    error.message,
+    /ended before the answer was complete \(no finish_reason\)$/,
+    "not a JSON error",
   );
 });
 
