@@ -66,7 +66,7 @@ export default defineTool({
     };
   },
   async preview({ path, old_string, new_string, replace_all = false }, ctx) {
-    const full = await resolveInWorkspace(ctx, path);
+    const full = await resolveInWorkspace(ctx, path, { write: true });
     const shown = displayPath(ctx.workspace, full);
     const before = await readTextFile(ctx, full, shown);
     const { updated } = applyEdit(before, { old_string, new_string, replace_all, shown });

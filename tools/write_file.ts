@@ -30,7 +30,7 @@ export default defineTool({
     };
   },
   async preview({ path, content }, ctx) {
-    const full = await resolveInWorkspace(ctx, path);
+    const full = await resolveInWorkspace(ctx, path, { write: true });
     const exists = await Deno.stat(full).then(() => true, () => false);
     const before = exists ? await readTextFile(ctx, full) : null;
     return { kind: "diff", path: displayPath(ctx.workspace, full), before, after: content };

@@ -151,7 +151,12 @@ export class Agent {
     this.session = opts.session;
     this.tools = opts.tools;
     this.keeper = opts.keeper;
-    this.#calls = new ToolCallRunner({ ...opts, route: (call) => opts.tools.deferral.route(call) });
+    this.#calls = new ToolCallRunner({
+      ...opts,
+      route: (call) => opts.tools.deferral.route(call),
+      fit: (content, id) =>
+        this.keeper.fitText(content, { tools: this.tools.sent(), name: id, what: "the result of this call" }),
+    });
   }
 
   /** Decides each request's tools array (the tool list's deferral). */
@@ -187,6 +192,7 @@ export class Agent {
   async #turn(prompt: UserContent, opts: { signal: AbortSignal; result: TurnResult }): Promise<TurnResult> {
     const { session, events = {} } = this.#opts;
     const { signal, result } = opts;
+    this.keeper.checkMessage(prompt, this.deferral.view().tools);
     session.addMessage({ role: "user", content: prompt });
     const reminder = await this.#opts.turnReminder?.().catch(() => undefined);
     if (reminder) {
@@ -209,6 +215,7 @@ export class Agent {
       } catch (err) {
         if (!isContextLengthError(err) || !this.keeper.compactable()) throw err;
         this.keeper.refused(tools);
+        if (!this.keeper.overBudget(tools)) throw err;
         const done = await this.compact(signal, { reason: "context-length", usage: result.usage }).catch(
           () => {
             throw err;
@@ -317,7 +324,7 @@ export class Agent {
       }));
     }
     const calls = response.calls();
-    session.addMessage(response.message());
+    session.addMessage(this.keeper.fitToolCalls(response.message(), tools));
     events.responseEnd?.({
       text: response.text,
       toolCalls: calls.length,

@@ -9,6 +9,7 @@ import {
   type SkillLoader,
   toModelContent,
   type ToolContext,
+  type ToolPreview,
   type ToolProgress,
   type ToolRegistry,
   type ToolResult,
@@ -26,6 +27,8 @@ export interface ToolEvents {
   toolDecision?(call: ToolCall, decision: Decision): void;
   /** Progress of a long call (MCP progress notifications). */
   toolProgress?(call: ToolCall, progress: ToolProgress): void;
+  /** What an allowed call will change, when nobody was asked (a session "always", a rule, auto mode). */
+  toolPreview?(call: ToolCall, preview: ToolPreview): void;
   /**
    * A tool call ended: its result, how many milliseconds it ran, and `content`, the tool message as the model
    * receives it (secrets redacted; a cut result names the file that keeps the whole). The agent always sets
@@ -60,6 +63,8 @@ export interface ToolCallRunnerOptions {
   files?: FileAccess;
   /** Where `bash` runs commands (default: local child processes). */
   commandRunner?: CommandRunner;
+  /** A result's content as the conversation keeps it (a note in place of one too large for the window). */
+  fit?(content: string, callId: string): string;
   /** The skills the `skill` tool loads. */
   skills?: SkillLoader;
   /** More directories tools may read without asking (skill folders). */
@@ -132,7 +137,8 @@ export class ToolCallRunner {
     });
     const kept = keepWhole(result, { session, id: call.id });
     const raw = toModelContent(kept);
-    const content = redact?.(raw) ?? raw;
+    const redacted = redact?.(raw) ?? raw;
+    const content = this.#opts.fit?.(redacted, call.id) ?? redacted;
     events.toolEnd?.(call, { result, ms, content });
     return { result: kept, content };
   }
@@ -156,28 +162,50 @@ export class ToolCallRunner {
     } catch (err) {
       return fail(errorMessage(err), "invalid");
     }
-    const previewContext = { ...this.#context(call, signal), confirm: () => Promise.resolve(false) };
+    // The preview may look outside the workspace (to show the diff); the question then says so, once.
+    let outside: string | undefined;
+    let previewed = false;
+    const previewContext = {
+      ...this.#context(call, signal),
+      confirm: (req: { detail: string }) => {
+        outside = req.detail;
+        return Promise.resolve(true);
+      },
+    };
+    const preview = async () => {
+      previewed = true;
+      const p = await tool.preview!(args, previewContext);
+      return p && outside !== undefined ? { ...p, outside } : p;
+    };
     const verdict = await policy.decide({
       tool: call.name,
       approval: tool.approval,
       args,
       callId: call.id,
-      ...(tool.preview ? { preview: () => tool.preview!(args, previewContext) } : {}),
+      ...(tool.preview ? { preview } : {}),
     });
     this.#opts.events?.toolDecision?.(call, verdict);
     if (!verdict.allowed) return fail(verdict.error ?? "Not approved", verdict.how);
+    const { events } = this.#opts;
+    if (!previewed && tool.preview && events?.toolPreview) {
+      const shown = await preview().catch(() => undefined);
+      if (shown) events.toolPreview(call, shown);
+    }
     const ranAt = performance.now();
-    const result = await tool.run(args, this.#context(call, signal));
+    const result = await tool.run(args, this.#context(call, signal, verdict.outside));
     return { result, decision: verdict.how, ranAt };
   }
 
-  #context(call: ToolCall, signal: AbortSignal): ToolContext {
+  #context(call: ToolCall, signal: AbortSignal, allowedOutside?: string): ToolContext {
     const { policy, events } = this.#opts;
     return {
       workspace: this.#opts.workspace,
       callId: call.id,
       signal,
-      confirm: (req) => policy.confirm(call.name, req.detail, { callId: call.id }),
+      confirm: (req) =>
+        req.detail === allowedOutside
+          ? Promise.resolve(true)
+          : policy.confirm(call.name, req.detail, { callId: call.id }),
       onOutput: events?.toolOutput ? (c) => events.toolOutput!(c, call) : undefined,
       onProgress: events?.toolProgress ? (p) => events.toolProgress!(call, p) : undefined,
       childEnv: this.#opts.childEnv,

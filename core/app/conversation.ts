@@ -12,7 +12,7 @@ import {
 } from "../context/mod.ts";
 import type { CommandRunner, FileAccess } from "../tool/mod.ts";
 import { listedSkills, skillsBlock } from "../extensions/mod.ts";
-import { LlmClient } from "../provider/mod.ts";
+import { LlmClient, type Message } from "../provider/mod.ts";
 import {
   type LoadedSession,
   newestSessionIn,
@@ -149,8 +149,10 @@ function openSession(
   const { now } = opts;
   let id = opts.resume;
   if (opts.continue && !id) {
-    id = newestSessionIn(app.home, app.workspace);
-    if (!id) throw new SessionError(`no session to continue in ${app.workspace}`);
+    id = newestSessionIn(app.home, app.workspace, {
+      accept: (messages) => messages.some((m) => m.role !== "system" && !isInstructionsMessage(m)),
+    });
+    if (!id) throw new SessionError(`no conversation to continue in ${app.workspace}`);
   }
   if (id) {
     const loaded = Session.load(app.home, resolveSessionId(app.home, id), { redact, now });
@@ -162,22 +164,22 @@ function openSession(
     return { session: loaded.session, loaded, warnings };
   }
   const choice = safeChoice(opts.llm);
-  const session = Session.create(
-    app.home,
-    { cwd: app.workspace, provider: choice?.name, model: choice?.model },
-    { redact, now },
-  );
-  session.addMessage({
+  const preamble: Message[] = [{
     role: "system",
     content: systemPrompt({
       workspace: app.workspace,
       date: new Date().toISOString().slice(0, 10),
       platform: `${Deno.build.os} ${Deno.build.arch}`,
     }),
-  });
+  }];
   const instructions = loadInstructions({ workspace: app.workspace, home: app.home });
   const head = headText(app, { instructions, model: choice?.model });
-  if (head.text) session.addMessage({ role: "user", content: head.text });
+  if (head.text) preamble.push({ role: "user", content: head.text });
+  const session = Session.create(
+    app.home,
+    { cwd: app.workspace, provider: choice?.name, model: choice?.model },
+    { redact, preamble, now },
+  );
   return { session, warnings: head.cut ? [head.cut] : [] };
 }
 

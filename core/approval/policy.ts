@@ -71,6 +71,8 @@ export interface Decision {
     | "invalid";
   /** Why the call may not run, as the model is told. */
   error?: string;
+  /** The path outside the workspace the user allowed along with the call (it is not asked about again). */
+  outside?: string;
 }
 
 /** A parsed allow or deny rule. */
@@ -210,18 +212,23 @@ export class ApprovalPolicy {
     }
     if (this.mode === "auto") return { allowed: true, how: "auto" };
     if (allows(this.#allow, { tool, args })) return { allowed: true, how: "rule" };
-    const granted = this.#grants.filter((g) => !g.outside).map(grantRule);
+    const granted = this.#grants.map(grantRule);
     if (allows(granted, { tool, args })) return { allowed: true, how: "session" };
     if (await this.#sandboxAllows?.(tool)) return { allowed: true, how: "sandbox" };
     const command = typeof args.command === "string" ? args.command : undefined;
-    return await this.#question({
+    const preview = call.preview ? await call.preview().catch(() => undefined) : undefined;
+    const decision = await this.#question({
       tool,
       summary: summarize(args),
       args,
       ...(command !== undefined && suggestPrefix(command) ? { prefix: suggestPrefix(command) } : {}),
-      ...(call.preview ? { preview: await call.preview().catch(() => undefined) } : {}),
+      ...(preview ? { preview } : {}),
+      ...(preview?.outside !== undefined ? { outside: preview.outside } : {}),
       ...(callId ? { callId } : {}),
     });
+    return decision.allowed && preview?.outside !== undefined
+      ? { ...decision, outside: preview.outside }
+      : decision;
   }
 
   /** What the user allowed for the rest of the session, oldest first. */

@@ -4,7 +4,7 @@
  * @module
  */
 import type { EarlyServers, NaviApp } from "../mod.ts";
-import { type Redactor, type Sink, streamSink } from "../output/mod.ts";
+import { escapeControls, type Redactor, type Sink, streamSink } from "../output/mod.ts";
 import { installCrashGuard } from "./crash_guard.ts";
 import { type AppLoad, buildProgram } from "./program.ts";
 
@@ -50,7 +50,7 @@ export async function main(args: string[]): Promise<number> {
     await program.parseAsync(args, { from: "user" });
   } catch (e) {
     const { ConfigError, SessionError } = await import("../mod.ts");
-    err.write(`navi: ${e instanceof Error ? e.message : String(e)}\n`);
+    err.write(`navi: ${escapeControls(e instanceof Error ? e.message : String(e))}\n`);
     status = e instanceof ConfigError || e instanceof SessionError ? 2 : 1;
   } finally {
     out.flush?.();

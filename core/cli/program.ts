@@ -4,7 +4,7 @@
 import type * as Commander from "@commander-js/extra-typings";
 import { APPROVAL_MODES, type ApprovalMode, REASONING_EFFORTS } from "../config/mod.ts";
 import type { NaviApp } from "../mod.ts";
-import type { Sink } from "../output/mod.ts";
+import { escapeControls, type Sink } from "../output/mod.ts";
 import { VERSION } from "../version.ts";
 
 /** What a command needs loaded: plugins (reported, quiet or skipped), and stdio MCP servers started early. */
@@ -170,7 +170,7 @@ function toolsSubcommand({ Command }: typeof Commander, deps: ProgramDeps) {
       const view = list.deferral.view();
       deps.out.write(toolsCommand({ view, tools: app.registry, mode }, opts) + "\n");
       for (const s of app.mcp.states()) {
-        if (s.error) deps.err.write(`navi: MCP server ${s.name} ${s.status}: ${s.error}\n`);
+        if (s.error) deps.err.write(`navi: MCP server ${s.name} ${s.status}: ${escapeControls(s.error)}\n`);
       }
     });
 }

@@ -167,6 +167,8 @@ export interface ToolPreview {
   before: string | null;
   /** The content the call would write. */
   after: string;
+  /** Set by navi, not the tool: the path resolved outside the workspace (the question then says so). */
+  outside?: string;
 }
 
 /** Where a tool came from; the tool pool orders by it. */
