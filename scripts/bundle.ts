@@ -23,6 +23,7 @@ export const SPLIT: Record<string, string[]> = {
   ignore: ["ignore"],
   yaml: ["yaml"],
   commander: ["commander", "@commander-js/extra-typings"],
+  acp: ["@agentclientprotocol/sdk"],
 };
 
 /** The package a bare specifier belongs to: `zod/v4` -> `zod`, `@scope/pkg/sub.js` -> `@scope/pkg`. */

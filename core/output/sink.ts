@@ -12,13 +12,18 @@ export interface Sink {
 /**
  * A sink over a Deno stream for a terminal: secrets are redacted across pieces (the end of a piece that
  * could begin a secret waits for the next piece or `flush`), and control sequences other than navi's own
- * colours are shown escaped.
+ * colours are shown escaped. `drawing`: the sink of navi's own drawing on a terminal (the line editor, the
+ * approval box), which also lets its cursor moves through.
  */
-export function streamSink(stream: { writeSync(p: Uint8Array): number }, secrets?: Redactor): Sink {
+export function streamSink(
+  stream: { writeSync(p: Uint8Array): number },
+  secrets?: Redactor,
+  opts: { drawing?: boolean } = {},
+): Sink {
   const enc = new TextEncoder();
   const redacting = secrets ? new RedactingStream(secrets) : undefined;
   const emit = (text: string) => {
-    const bytes = enc.encode(terminalSafe(text));
+    const bytes = enc.encode(terminalSafe(text, opts));
     let off = 0;
     try {
       while (off < bytes.length) off += stream.writeSync(bytes.subarray(off));
