@@ -198,15 +198,29 @@ export class Checkpoints implements CheckpointHooks {
       pruneStores(this.#opts.home, { keep, current: this.#opts.sessionId });
     } catch { /* pruning is housekeeping */ }
     const own = this.store.readJson("index.json");
-    const donorStore = own ? undefined : findDonor(this.#opts.home, { except: this.#opts.sessionId, root });
-    if (donorStore) this.store.linkPacks(donorStore);
-    const saved = own ?? donorStore?.readJson("index.json");
+    const lender = own ? undefined : this.#lender(root);
+    const saved = own ?? lender;
     const donor = saved ? new DonorIndex(saved, (hash) => this.store.has(hash)) : undefined;
     const maxFiles = this.#opts.settings?.max_files ?? 100_000;
     await index.walk("", { pause: () => this.#pause(), donor, maxFiles });
     this.store.writeJson("workspace.json", { root });
     this.store.writeJson("index.json", index);
     return true;
+  }
+
+  /**
+   * The saved index of the newest other store of this workspace, its packs hard-linked into this store; none
+   * when that store holds more than twice what its workspace had (plus 16 MB): contents of files long gone
+   * are then left behind, and this session starts packs of its own.
+   */
+  #lender(root: string): unknown {
+    const donorStore = findDonor(this.#opts.home, { except: this.#opts.sessionId, root });
+    const saved = donorStore?.readJson("index.json") as { files?: unknown[][] } | undefined;
+    if (!donorStore || !Array.isArray(saved?.files)) return undefined;
+    const live = saved.files.reduce((n, e) => n + (typeof e[1] === "number" ? e[1] : 0), 0);
+    if (donorStore.bytes() > 2 * live + 16 * MB) return undefined;
+    this.store.linkPacks(donorStore);
+    return saved;
   }
 
   #pause(): Promise<void> {

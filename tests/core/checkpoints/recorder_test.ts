@@ -204,3 +204,25 @@ Deno.test("stores past keep_sessions are pruned, newest kept, a live session's n
   assertEquals(removed.sort(), [ids[1], ids[2]]);
   assert(Deno.statSync(storeDir(home.path, ids[0])).isDirectory, "pid 1 is alive: its store stays");
 });
+
+Deno.test("a store grown past twice its workspace is not inherited: the next session starts fresh packs", async () => {
+  await using home = await tempDir();
+  await using ws = await tempDir();
+  const big = "x".repeat(9 * 1024 * 1024);
+  await Deno.writeTextFile(join(ws.path, "big.txt"), big + "1");
+  const ids = ["aaaaaa", "bbbbbb", "cccccc", "dddddd"].map((s, i) => `20260101-00000${i}-${s}`);
+  for (const [i, id] of ids.entries()) {
+    const rec = new Checkpoints({ home: home.path, sessionId: id, workspace: ws.path });
+    rec.beginTurn(1);
+    const capture = await rec.beforeCall({ tool: "bash", effect: "any" });
+    await Deno.writeTextFile(join(ws.path, "big.txt"), big + String(i + 2));
+    await capture!.done();
+    await rec.close();
+  }
+  const bytes = ids.map((id) => new CheckpointStore(storeDir(home.path, id)).bytes());
+  assertEquals(
+    bytes.map((b) => b / (big.length + 1)),
+    [2, 3, 4, 2],
+    "each store inherits the last one's contents until they pass twice the workspace plus 16 MB",
+  );
+});
