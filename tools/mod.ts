@@ -5,9 +5,12 @@ import listDir from "./list_dir.ts";
 import glob from "./glob.ts";
 import grep from "./grep.ts";
 import bash from "./bash.ts";
+import bashOutput from "./bash_output.ts";
+import killShell from "./kill_shell.ts";
+import todoWrite from "./todo_write.ts";
 import { type Tool } from "../core/mod.ts";
 
 /** The built-in tools in their fixed, model-facing order. */
 export function builtinTools(): Tool[] {
-  return [readFile, writeFile, editFile, listDir, glob, grep, bash];
+  return [readFile, writeFile, editFile, listDir, glob, grep, bash, bashOutput, killShell, todoWrite];
 }

@@ -1,9 +1,12 @@
 import type { RoutedCall } from "../toollist/mod.ts";
 import type { ApprovalPolicy, Decision } from "../approval/mod.ts";
 import {
+  type BackgroundShells,
   type CommandSandbox,
   errorMessage,
   parseArguments,
+  type TodoBoard,
+  type TodoItem,
   toModelContent,
   type ToolContext,
   type ToolProgress,
@@ -23,6 +26,11 @@ export interface ToolEvents {
   toolProgress?(call: ToolCall, progress: ToolProgress): void;
   /** A tool call ended: its result and how many milliseconds it ran. */
   toolEnd?(call: ToolCall, outcome: { result: ToolResult; ms: number }): void;
+  /**
+   * The plan changed: the session's whole todo list as the model just wrote it (todo_write). Fronts show it
+   * (the REPL's checklist, ACP `plan` updates, a stream-json `plan` event).
+   */
+  plan?(items: readonly TodoItem[]): void;
 }
 
 /** What running one batch of tool calls needs. */
@@ -45,8 +53,21 @@ export interface ToolCallRunnerOptions {
   sandbox?: CommandSandbox;
   /** Applied to tool results before they reach the model and the session file (removes known secrets). */
   redact?: (text: string) => string;
+  /** The session's background shells, handed to tools (bash, bash_output, kill_shell). */
+  shells?: BackgroundShells;
   /** Progress callbacks for the user interface. */
   events?: ToolEvents;
+}
+
+/** The session's todo list for tools: kept in the session, each write announced as a `plan` event. */
+function todoBoard(session: Session, events: ToolEvents | undefined): TodoBoard {
+  return {
+    items: () => session.todos,
+    write: (items) => {
+      session.recordTodos(items);
+      events?.plan?.(session.todos);
+    },
+  };
 }
 
 /** Runs the tool calls of one model response: approval, audit, concurrency, results back in call order. */
@@ -160,7 +181,9 @@ export class ToolCallRunner {
       onProgress: events?.toolProgress ? (p) => events.toolProgress!(call, p) : undefined,
       childEnv: this.#opts.childEnv,
       sandbox: this.#opts.sandbox,
-      readable: [this.#opts.session.outputDir],
+      readable: [this.#opts.session.outputDir, this.#opts.session.shellDir],
+      shells: this.#opts.shells,
+      todos: todoBoard(this.#opts.session, events),
     };
   }
 }

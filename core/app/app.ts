@@ -46,7 +46,7 @@ export class NaviApp {
   readonly mcp: McpService;
   /** The `@mention` kinds of a user message: MCP resources, then workspace files. */
   readonly mentions: readonly MentionProvider[];
-  #closers: (() => void)[] = [];
+  #closers: (() => void | Promise<void>)[] = [];
 
   /** Register the built-ins and prepare plugins, MCP and secrets; nothing is loaded or connected yet. */
   constructor(opts: AppOptions) {
@@ -104,22 +104,24 @@ export class NaviApp {
     } catch { /* a log line must never break navi */ }
   }
 
-  /** Run `fn` at `close` (conversations release their sessions this way). */
-  onClose(fn: () => void): void {
+  /** Run `fn` at `close` (conversations stop their shells and release their sessions this way). */
+  onClose(fn: () => void | Promise<void>): void {
     this.#closers.push(fn);
   }
 
   /**
-   * End plugin workers, close MCP connections (ends stdio server processes) and release open sessions. The
-   * CLI program calls this once, at exit.
+   * End plugin workers, stop background shells, close MCP connections (ends stdio server processes) and
+   * release open sessions. The CLI program calls this once, at exit.
    */
   async close(): Promise<void> {
     await this.plugins.close();
-    for (const fn of this.#closers.splice(0)) {
-      try {
-        fn();
-      } catch { /* closing one thing must not keep the others open */ }
-    }
+    await Promise.all(
+      this.#closers.splice(0).map(async (fn) => {
+        try {
+          await fn();
+        } catch { /* closing one thing must not keep the others open */ }
+      }),
+    );
     await this.mcp.close();
   }
 }

@@ -10,6 +10,7 @@ import {
   Session,
   SessionError,
 } from "../session/mod.ts";
+import { ShellManager } from "../shells/mod.ts";
 import { deferralSettings, ToolList } from "../toollist/mod.ts";
 import type { NaviApp } from "./app.ts";
 
@@ -43,8 +44,13 @@ export interface Conversation {
   tools: ToolList;
   /** Problems found while resuming (corrupt lines, unanswered tool calls), for the user. */
   warnings: string[];
-  /** Release the session (its lock); also done by `app.close()`. */
-  close(): void;
+  /** The session's background shells (`/shells`, the status line). */
+  shells: ShellManager;
+  /**
+   * Stop the session's background shells, end its network namespace and release the session (its lock);
+   * also done by `app.close()`. Safe to call twice.
+   */
+  close(): Promise<void>;
   /** Whether this conversation continues a saved session. */
   resumed: boolean;
 }
@@ -52,15 +58,36 @@ export interface Conversation {
 /** Start a new conversation or resume a persisted one (`--resume <id>`, `--continue`). */
 export function openConversation(app: NaviApp, opts: ConversationOptions): Conversation {
   const llm = new LlmClient(app.config, { provider: opts.provider, model: opts.model, env: app.env });
+  const ask = opts.ask && ((q: Parameters<AskUser>[0]) => {
+    const summary = app.secrets.redact(q.summary);
+    opts.events?.waitingForUser?.({ reason: "approval", tool: q.tool, summary });
+    return opts.ask!({ ...q, summary });
+  });
   const policy = new ApprovalPolicy({
     mode: opts.approval ?? app.config.approval?.mode ?? "ask",
     allow: app.config.approval?.allow,
     deny: app.config.approval?.deny,
-    ask: opts.ask && ((q) => opts.ask!({ ...q, summary: app.secrets.redact(q.summary) })),
+    ask,
     sandboxAllows: (tool) => tool === "bash" ? app.sandbox.autoAllows() : Promise.resolve(false),
   });
   const { session, loaded, warnings } = openSession(app, { ...opts, llm });
-  const close = () => session.close();
+  const sandbox = app.sandbox.session();
+  const shells = new ShellManager({
+    home: app.home,
+    session: session.meta.id,
+    dir: session.shellDir,
+    redactor: app.secrets,
+  });
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    closing ??= (async () => {
+      try {
+        await shells.close();
+        await sandbox.close();
+      } finally {
+        session.close();
+      }
+    })();
   app.onClose(close);
   const last = loaded?.requests.at(-1);
   const tools = new ToolList(app.registry, {
@@ -97,13 +124,14 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     workspace: app.workspace,
     maxSteps: app.config.max_steps,
     childEnv: () => app.childEnv(),
-    sandbox: app.sandbox,
+    sandbox,
+    shells,
     redact: (text) => app.secrets.redact(text),
     events: opts.events,
     model: () => safeChoice(llm)?.model,
     beforeRequest: () => app.mcp.settle(),
   });
-  return { agent, llm, policy, tools, warnings, close, resumed: loaded !== undefined };
+  return { agent, llm, policy, tools, warnings, shells, close, resumed: loaded !== undefined };
 }
 
 /** The session a conversation records to: a resumed one (with its warnings) or a new one. */

@@ -58,6 +58,8 @@ export interface PrinterOptions {
   spinner?: boolean;
   /** A renderer for each answer (markdown on a colour terminal in the REPL); undefined: raw text. */
   markdown?: (write: (text: string) => void) => StreamRenderer | undefined;
+  /** More for the status line while it shows (e.g. how many background shells run). */
+  statusExtra?: () => string | undefined;
 }
 
 /** Renders one streamed answer (see MarkdownStream). */
@@ -116,6 +118,12 @@ class TerminalPrinter {
   }
 
   #statusText(): string | undefined {
+    const text = this.#activityText();
+    const extra = text && this.#opts.statusExtra?.();
+    return extra ? `${text} · ${extra}` : text;
+  }
+
+  #activityText(): string | undefined {
     const now = Date.now();
     if (this.#thinkingSince !== undefined) {
       const s = Math.floor((now - this.#thinkingSince) / 1000);
@@ -143,6 +151,13 @@ class TerminalPrinter {
     return `${style.cyan("●")} ${style.bold(escapeControls(call.name))}${
       args ? ` ${style.dim(args)}` : ""
     }\n`;
+  }
+
+  /** A block of navi's own lines (already escaped and styled), on lines of its own. */
+  block(text: string): void {
+    this.#ensureNewline();
+    this.#open = undefined;
+    this.write(text.endsWith("\n") ? text : text + "\n");
   }
 
   notice(text: string): void {
@@ -252,9 +267,11 @@ class TerminalPrinter {
  */
 export function terminalEvents(
   opts: PrinterOptions,
-): AgentEvents & { stopSpinner(): void; resumeSpinner(): void } {
+): AgentEvents & { stopSpinner(): void; resumeSpinner(): void; block(text: string): void } {
   const p = new TerminalPrinter(opts);
   return {
+    /** Print navi's own lines (a checklist) between the activity lines. */
+    block: (text) => p.block(text),
     /** Clear the status line and keep it off (a question is on screen) until `resumeSpinner`. */
     stopSpinner: () => p.stopSpinner(),
     /** The question was answered: running tools count their time from now. */

@@ -11,15 +11,19 @@ import {
   SessionError,
   startConversation,
   type StartupLine,
+  type TodoItem,
 } from "../mod.ts";
 import { askApproval } from "./approval_prompt.ts";
 import { promptSlashCommands, replacePromptRows } from "./commands/mcp_prompts.ts";
 import { pickSession, resumeSummary } from "./commands/resume.ts";
 import { turnUsageLine } from "./commands/usage.ts";
+import { runningShells, runningShellsLine } from "./commands/shells.ts";
+import { todoChecklist, withPlanChecklist } from "./commands/todo.ts";
 import { elicitByQuestions } from "./elicit_form.ts";
 import { banner } from "./first_run.ts";
 import { LazyMarkdown } from "./markdown_loader.ts";
 import { History } from "./history.ts";
+import { terminalNotifier } from "./notify.ts";
 import { errorLine, terminalEvents } from "./printer.ts";
 import { type Sink, streamSink } from "../output/mod.ts";
 import { replCompleter } from "./repl_complete.ts";
@@ -80,7 +84,7 @@ class Repl {
     this.#style = parts.style;
     this.#out = streamSink(Deno.stdout, app.secrets);
     const term = parts.io.term;
-    this.#events = terminalEvents({
+    const printer = terminalEvents({
       mode: "repl",
       out: this.#out,
       err: streamSink(Deno.stderr, app.secrets),
@@ -89,6 +93,17 @@ class Repl {
       markdown: parts.style.on && term
         ? (write) => this.#markdown.stream({ write, style: parts.style, columns: () => term.columns() })
         : undefined,
+      statusExtra: () => runningShells(this.#convo?.shells.running() ?? 0),
+    });
+    const render = (items: readonly TodoItem[]) =>
+      todoChecklist(items, { style: parts.style, width: term?.columns() });
+    this.#events = Object.assign(withPlanChecklist(printer, render), {
+      waitingForUser: terminalNotifier({
+        sink: this.#out,
+        settings: app.config.notify,
+        env: app.env,
+        terminal: parts.io.interactive && Deno.stdout.isTerminal(),
+      }),
     });
     this.#commands = replCommands(this.#opts.commands);
   }
@@ -112,7 +127,7 @@ class Repl {
 
   /** Switch to a new or resumed conversation (`/new`, `/resume`). */
   #open(resume?: { id?: string }): void {
-    this.#convo?.close();
+    void this.#convo?.close();
     this.#convo = openConversation(this.#app, {
       ...this.#opts,
       resume: resume?.id,
@@ -127,7 +142,9 @@ class Repl {
 
   #opened(): void {
     if (this.#convo.resumed) {
-      this.#out.write(resumeSummary(this.#convo.agent.session, { style: this.#style }) + "\n");
+      const session = this.#convo.agent.session;
+      this.#out.write(resumeSummary(session, { style: this.#style }) + "\n");
+      if (session.todos.length) this.#out.write(todoChecklist(session.todos, { style: this.#style }) + "\n");
     }
   }
 
@@ -285,6 +302,8 @@ class Repl {
           "\n",
       );
     }
+    const shells = runningShellsLine(this.#convo.shells.running());
+    if (shells) this.#out.write(style.dim(shells) + "\n");
   }
 
   #context(elicit: Elicit | undefined): SlashContext {

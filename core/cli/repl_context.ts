@@ -7,6 +7,8 @@ import { mcpAdd, mcpRemove, mcpSlashCommands } from "./commands/mcp.ts";
 import { permissionsSlashCommand } from "./commands/permissions.ts";
 import { pluginSlashCommands } from "./commands/plugins.ts";
 import { resumeSlashCommand } from "./commands/resume.ts";
+import { shellsSlashCommand } from "./commands/shells.ts";
+import { todoSlashCommand } from "./commands/todo.ts";
 import { usageSlashCommand } from "./commands/usage.ts";
 import type { Sink } from "../output/mod.ts";
 import { type SlashCommand, type SlashContext, slashTable } from "./slash.ts";
@@ -88,6 +90,8 @@ export function replCommands(extra: SlashCommand[] = []): SlashCommand[] {
     usageSlashCommand(),
     permissionsSlashCommand(),
     resumeSlashCommand(),
+    shellsSlashCommand(),
+    todoSlashCommand(),
     ...pluginSlashCommands(),
     ...mcpSlashCommands(),
     ...extra,

@@ -4,6 +4,7 @@ import {
   type Config,
   DEFER_MODES,
   type McpServerConfig,
+  type NotifySettings,
   type PermissionSettings,
   type PluginSettings,
   SANDBOX_MODES,
@@ -117,6 +118,10 @@ const SandboxSchema = z.strictObject({
   auto_allow: z.boolean().optional(),
 });
 
+const NotifySchema = z.strictObject({
+  after_s: z.number().nonnegative().optional(),
+});
+
 const RetrySchema = z.strictObject({
   max_retries: z.number().int().min(0).optional(),
   max_wait_s: z.number().min(0).optional(),
@@ -149,6 +154,8 @@ const ConfigSchema = z.strictObject({
       max_output_tokens: z.number().int().positive().optional(),
     }),
   ).optional(),
+  notify: z.union([z.boolean(), NotifySchema], { error: 'must be true, false or { "after_s": seconds }' })
+    .optional(),
 }).superRefine((cfg, ctx) => {
   for (const name of Object.keys(cfg.mcp_servers ?? {})) {
     if (!validServerName(name)) {
@@ -175,6 +182,7 @@ const _configMatches: Same<z.output<typeof ConfigSchema>, Config> = true;
 const _serverMatches: Same<z.output<typeof McpServerSchema>, McpServerConfig> = true;
 const _sandboxMatches: Same<z.output<typeof SandboxSchema>, SandboxSettings> = true;
 const _toolsMatch: Same<z.output<typeof ToolsSchema>, ToolSettings> = true;
+const _notifyMatches: Same<z.output<typeof NotifySchema>, NotifySettings> = true;
 const _pluginMatches: Same<z.output<typeof PluginSettingsSchema>, PluginSettings> = true;
 const _permissionsMatch: Same<z.output<typeof permissionsSchema>, PermissionSettings> = true;
 

@@ -23,6 +23,7 @@ export {
   type McpServerConfig,
   type ModelPriceSettings,
   type ModelSettings,
+  type NotifySettings,
   type PermissionSettings,
   type PluginSettings,
   type ProviderSettings,

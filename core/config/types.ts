@@ -161,6 +161,12 @@ export interface PluginSettings {
   [key: string]: unknown;
 }
 
+/** The `notify` section: terminal notifications when navi waits for the user (`false` turns them off). */
+export interface NotifySettings {
+  /** A turn that ends after this many seconds or more asks for a notification (default 10). */
+  after_s?: number;
+}
+
 /** A validated config.json (`$NAVI_HOME/config.json`). Every field is optional. */
 export interface Config {
   /** OpenAI-compatible endpoints by name. */
@@ -189,4 +195,9 @@ export interface Config {
   prices?: Record<string, ModelPriceSettings>;
   /** Context window and output limit per model name; compaction keeps each request within them. */
   models?: Record<string, ModelSettings>;
+  /**
+   * Terminal notifications (OSC 9 / OSC 777) when a long turn ends or an approval waits; `false` turns them
+   * off (default on, after 10 s).
+   */
+  notify?: boolean | NotifySettings;
 }

@@ -103,6 +103,11 @@ export class Pty implements AsyncDisposable {
     await tmux(this.socket, ["paste-buffer", "-p", "-d", "-b", "p", "-t", "t"]);
   }
 
+  /** Append every byte the program writes from now on to `file` (raw: escape sequences included). */
+  async recordOutput(file: string): Promise<void> {
+    await tmux(this.socket, ["pipe-pane", "-O", "-t", "t", `cat >> ${quote(file)}`]);
+  }
+
   /** The pane's title (set by OSC 0 / OSC 2). */
   async title(): Promise<string> {
     return (await tmux(this.socket, ["display", "-p", "-t", "t", "#{pane_title}"])).trim();

@@ -13,6 +13,7 @@ import {
 } from "../../mod.ts";
 import { escapeControls, streamSink } from "../../output/mod.ts";
 import { terminalEvents } from "../printer.ts";
+import { todoChecklist, withPlanChecklist } from "./todo.ts";
 import { firstRunHelp } from "../first_run.ts";
 import { SignalTrap } from "../signals.ts";
 import { makeStyle } from "../style.ts";
@@ -58,7 +59,8 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
   const piped = await Promise.race([readStdin(), aborted(trap.signal).then(() => "")]);
   if (trap.received) return stopped();
   const full = piped.trim() ? `${prompt}\n\n${piped}` : prompt;
-  const events = terminalEvents({ mode: "print", out, err, style });
+  const printer = terminalEvents({ mode: "print", out, err, style });
+  const events = withPlanChecklist(printer, (items) => todoChecklist(items, { style }));
   app.plugins.subscribe((e) => err.write(`navi: ${e.message}\n`));
   preloadSdk();
   const convo = await startConversation(app, {
