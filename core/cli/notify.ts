@@ -1,14 +1,15 @@
 // Terminal notifications: when a long turn ends or an approval waits, navi asks the terminal for a desktop
-// notification (OSC 9, or OSC 777 where the terminal is known to prefer it), so that a user in another window
+// notification (OSC 9, or OSC 777 / OSC 99 where the terminal is known to prefer it), so that a user in another window
 // learns that navi waits.
 import type { Config, NotificationProtocol, Sink, UserWait } from "../mod.ts";
 
 /** A turn this long or longer ends with a notification unless `notify.after_s` says otherwise. */
 export const DEFAULT_NOTIFY_AFTER_S = 10;
 
-/** The protocol the terminal in `env` takes: OSC 777 for VTE terminals, urxvt and foot, else OSC 9. */
+/** The protocol the terminal in `env` takes: OSC 99 for kitty, OSC 777 for VTE terminals, urxvt and foot, else OSC 9. */
 export function notificationProtocol(env: { get(key: string): string | undefined }): NotificationProtocol {
   const term = env.get("TERM") ?? "";
+  if (env.get("KITTY_WINDOW_ID") || term === "xterm-kitty") return "osc99";
   if (env.get("VTE_VERSION") || /^(rxvt|foot)/.test(term)) return "osc777";
   return "osc9";
 }

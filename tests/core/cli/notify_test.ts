@@ -4,7 +4,9 @@ import { assertEquals } from "../../helpers.ts";
 
 const env = (vars: Record<string, string>) => ({ get: (k: string) => vars[k] });
 
-Deno.test("OSC 777 for VTE terminals, urxvt and foot; OSC 9 elsewhere", () => {
+Deno.test("OSC 99 for kitty, OSC 777 for VTE terminals, urxvt and foot; OSC 9 elsewhere", () => {
+  assertEquals(notificationProtocol(env({ TERM: "xterm-kitty" })), "osc99");
+  assertEquals(notificationProtocol(env({ KITTY_WINDOW_ID: "1", TERM: "xterm-256color" })), "osc99");
   assertEquals(notificationProtocol(env({ VTE_VERSION: "7600", TERM: "xterm-256color" })), "osc777");
   assertEquals(notificationProtocol(env({ TERM: "rxvt-unicode-256color" })), "osc777");
   assertEquals(notificationProtocol(env({ TERM: "foot" })), "osc777");

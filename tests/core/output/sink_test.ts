@@ -160,4 +160,7 @@ Deno.test("the sink escapes OSC from any text but sends navi's own notification,
   written.length = 0;
   sink.notify!("waits", { protocol: "osc777", tmux: true });
   assertEquals(written.join(""), "\x1bPtmux;\x1b\x1b]777;notify;navi;waits\x07\x1b\\");
+  written.length = 0;
+  sink.notify!("kitty", { protocol: "osc99" });
+  assertEquals(written.join(""), "\x1b]99;;kitty\x1b\\");
 });

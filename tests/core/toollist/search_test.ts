@@ -66,7 +66,10 @@ Deno.test(
       assertEquals(names.length, 64);
       const navi = builtinTools().length + 2;
       assertEquals(names.slice(0, navi), [...builtinTools().map((t) => t.name), "call_tool", "find_tools"]);
-      assert(names.slice(navi).every((n: string) => n.startsWith("mcp__billing__")), "then MCP tools in order");
+      assert(
+        names.slice(navi).every((n: string) => n.startsWith("mcp__billing__")),
+        "then MCP tools in order",
+      );
 
       const first = llm.requests[0].body.messages as { content: string }[];
       assertMatch(

@@ -13,7 +13,10 @@ Deno.test("navi sandbox: enforced (bubblewrap <version>) with a fresh self-test;
   assertMatch(r.stdout, new RegExp(`hidden: ${home.path} \\(navi's home\\)`));
   assertMatch(r.stdout, /self-test \(\d+ ms\):\n/);
   assertEquals(r.stdout.match(/^ {2}ok {3}/gm)?.length, 7, r.stdout);
-  assertMatch(r.stdout, /ok {3}the commands of one session share a private network \(loopback between them works\): both in/);
+  assertMatch(
+    r.stdout,
+    /ok {3}the commands of one session share a private network \(loopback between them works\): both in/,
+  );
   assertMatch(r.stdout, /ok {3}write outside the workspace fails: .*Read-only file system/);
   assertMatch(r.stdout, /ok {3}Unix socket connect fails: socket: Operation not permitted/);
   const json = await runNavi(["sandbox", "--json"], { home: home.path, cwd: ws.path });
