@@ -106,6 +106,10 @@ async function inBackground(
     env: ctx.childEnv?.() ?? Deno.env.toObject(),
     done: confined.done,
   });
+  if (ctx.signal.aborted) {
+    await ctx.shells.kill(report.id);
+    throw new ToolError("Command aborted by the user");
+  }
   const note = [report.note, confined.note].filter(Boolean).join("; ");
   return {
     ok: true,

@@ -19,6 +19,12 @@ export default defineTool({
     const keep = filter ? await lineFilter(filter) : undefined;
     const report = await ctx.shells.read(id, { keep });
     if (!report) {
+      const log = ctx.shells.earlier?.(id);
+      if (log) {
+        throw new ToolError(
+          `${id} belonged to an earlier run of this session and was stopped when that run ended; its output is in ${log} (read_file)`,
+        );
+      }
       const ids = ctx.shells.list().map((s) => s.id);
       throw new ToolError(
         `No background shell ${id} in this session${ids.length ? ` (shells: ${ids.join(", ")})` : ""}`,

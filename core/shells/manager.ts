@@ -105,6 +105,17 @@ export class ShellManager implements BackgroundShells {
     return this.#report(shell);
   }
 
+  /** For an id this run does not know: the log an earlier run of the session left under that id, if any. */
+  earlier(id: string): string | undefined {
+    if (this.#shells.has(id) || !/^shell_\d+$/.test(id)) return undefined;
+    const path = join(this.#opts.dir, `${id}.log`);
+    try {
+      return Deno.statSync(path).isFile ? path : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Every shell of the session, oldest first. */
   list(): ShellSummary[] {
     return [...this.#shells.values()].map((s) => ({
@@ -169,7 +180,10 @@ export class ShellManager implements BackgroundShells {
 
   #killAllNow(): void {
     for (const shell of this.#shells.values()) {
-      if (this.#records.get(shell.id)) killNow(shell.leader, this.#signalled.get(shell.id));
+      const record = this.#records.get(shell.id);
+      if (!record) continue;
+      killNow(shell.leader, this.#signalled.get(shell.id));
+      removeRecord(record);
     }
   }
 

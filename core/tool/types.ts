@@ -150,6 +150,8 @@ export interface BackgroundShells {
   kill(id: string): Promise<ShellReport | undefined>;
   /** Every shell of the session, oldest first. */
   list(): ShellSummary[];
+  /** For an id this run does not know: the log an earlier run of the session (before a resume) left, if any. */
+  earlier?(id: string): string | undefined;
 }
 
 /** How far a long call is. */

@@ -53,3 +53,26 @@ Deno.test("todo_write replaces the whole list; an empty item or an unknown statu
   assertEquals((await todoWrite.run({ todos: [] }, ctx)).ok, true);
   assertEquals(written, []);
 });
+
+Deno.test("after a resume an earlier run's shell id points at its log instead of being unknown", async () => {
+  await using t = await shellManager();
+  await t.shells.start(t.spec("echo old"));
+  await t.shells.close();
+  const later = t.make();
+  try {
+    const r = await bashOutput.run({ id: "shell_1" }, { ...toolContext(t.home), shells: later });
+    assert(!r.ok);
+    assertMatch(
+      r.error,
+      /^shell_1 belonged to an earlier run of this session .* output is in .*shell_1\.log \(read_file\)$/,
+    );
+    const k = await killShell.run({ id: "shell_1" }, { ...toolContext(t.home), shells: later });
+    assertMatch(String(k.error), /earlier run of this session/);
+    assertMatch(
+      String((await bashOutput.run({ id: "shell_7" }, { ...toolContext(t.home), shells: later })).error),
+      /^No background shell shell_7/,
+    );
+  } finally {
+    await later.close();
+  }
+});

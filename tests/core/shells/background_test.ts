@@ -214,3 +214,32 @@ Deno.test("after SIGKILL of navi its background shell is found and stopped by th
     }
   }
 });
+
+Deno.test("a second SIGTERM ends navi at once and still kills a background shell that ignores SIGTERM", async () => {
+  await using home = await tempDir();
+  await using ws = await tempDir();
+  const marker = `navi-stubborn-${crypto.randomUUID().slice(0, 8)}`;
+  const command = `trap '' TERM; ${marked(marker)}`;
+  const navi = await startNavi([call("bash", { command, run_in_background: true }), { hang: true }], {
+    home: home.path,
+    ws: ws.path,
+    config: (url) => llmConfig(url, { sandbox: { mode: "off" } }),
+  });
+  try {
+    await until(() => processesWith(marker).length === 1, 30_000, "the shell runs");
+    navi.child.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 300));
+    assertEquals(
+      processesWith(marker).length,
+      1,
+      "SIGTERM alone does not stop it: navi waits its grace period",
+    );
+    navi.child.kill("SIGTERM");
+    const r = await navi.done();
+    assertEquals(r.code, 143, r.stderr);
+    await until(() => processesWith(marker).length === 0, 2000, "killed on the way out");
+    assertEquals(records(home.path), 0);
+  } finally {
+    for (const pid of processesWith(marker)) Deno.kill(pid, "SIGKILL");
+  }
+});
