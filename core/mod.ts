@@ -8,6 +8,7 @@
 export * from "./agent/mod.ts";
 export * from "./app/mod.ts";
 export * from "./approval/mod.ts";
+export * from "./clock/mod.ts";
 export * from "./config/mod.ts";
 export * from "./context/mod.ts";
 export * from "./output/mod.ts";
@@ -21,5 +22,7 @@ export * from "./toollist/mod.ts";
 export * from "./workspace/mod.ts";
 export * from "./mcp/mod.ts";
 export * from "./mentions/mod.ts";
+export * from "./project/mod.ts";
+export * from "./extensions/mod.ts";
 export { configPath, naviHome } from "./home.ts";
 export { VERSION } from "./version.ts";

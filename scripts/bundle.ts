@@ -20,6 +20,7 @@ export const SPLIT: Record<string, string[]> = {
   re2js: ["re2js"],
   minisearch: ["minisearch"],
   acorn: ["acorn"],
+  yaml: ["yaml"],
   commander: ["commander", "@commander-js/extra-typings"],
 };
 

@@ -2,15 +2,17 @@ import type { ApprovalPolicy } from "../approval/mod.ts";
 import type { CompactionInfo, ContextKeeper, ContextView } from "../context/mod.ts";
 import {
   abortError,
+  addUsage,
   type ChatFn,
   emptyUsage,
   isAbort,
   isContextLengthError,
+  type ResponseOrigin,
   type RetryInfo,
   type Usage,
 } from "../provider/mod.ts";
 import type { Session } from "../session/mod.ts";
-import type { BackgroundShells, CommandSandbox, OpenAITool, ToolRegistry } from "../tool/mod.ts";
+import type { BackgroundShells, CommandSandbox, OpenAITool, SkillLoader, ToolRegistry } from "../tool/mod.ts";
 import type { CacheStats, ToolDeferral, ToolList } from "../toollist/mod.ts";
 import { compactConversation } from "./compaction.ts";
 import { ResponseAssembler } from "./stream.ts";
@@ -22,6 +24,8 @@ export interface AgentEvents extends ToolEvents {
   requestStart?(step: number): void;
   /** A piece of the model's answer text, as it streams in. */
   text?(delta: string): void;
+  /** A piece of the model's reasoning, as it streams in (before or between the answer's text). */
+  reasoning?(delta: string): void;
   /** A model response is complete: its text and how many tool calls it asked for. */
   responseEnd?(info: { text: string; toolCalls: number }): void;
   /** A message from navi itself for the user (tool list changes, the step limit). */
@@ -109,6 +113,14 @@ export interface AgentOptions {
   model?: () => string | undefined;
   /** Awaited before each model request (MCP tool-list refreshes already announced land first). */
   beforeRequest?: () => Promise<void>;
+  /** The skills the `skill` tool loads. */
+  skills?: SkillLoader;
+  /** More directories tools may read without asking (skill folders). */
+  readable?: () => string[];
+  /** A `<system-reminder>` text for the start of a turn (skills added meanwhile), if any. */
+  turnReminder?: () => Promise<string | undefined>;
+  /** The clock (ms since the epoch) that stamps request records (default `Date.now`). */
+  now?: () => number;
 }
 
 /** The agent loop of one conversation: request, run tool calls, feed results back, until an answer. */
@@ -154,12 +166,13 @@ export class Agent {
       aborted: false,
       stoppedAtLimit: false,
     };
-    const started = performance.now();
+    const now = this.#opts.now ?? Date.now;
+    const started = now();
     try {
       return await this.#turn(prompt, { signal, result });
     } finally {
       this.session.recordUsage(this.#opts.model?.() ?? "unknown", result.usage);
-      const ms = Math.round(performance.now() - started);
+      const ms = Math.round(now() - started);
       this.#opts.events?.waitingForUser?.({
         reason: "turn_end",
         ms,
@@ -172,6 +185,10 @@ export class Agent {
     const { session, events = {} } = this.#opts;
     const { signal, result } = opts;
     session.addMessage({ role: "user", content: prompt });
+    const reminder = await this.#opts.turnReminder?.().catch(() => undefined);
+    if (reminder) {
+      session.addMessage({ role: "user", content: `<system-reminder>${reminder}</system-reminder>` });
+    }
     const maxSteps = this.#opts.maxSteps ?? 50;
     for (let step = 1; step <= maxSteps; step++) {
       await this.#opts.beforeRequest?.();
@@ -226,7 +243,14 @@ export class Agent {
     opts: { reason: CompactionInfo["reason"]; usage?: Usage },
   ): Promise<CompactionInfo | undefined> {
     const { session, chat, events } = this.#opts;
-    const run = { session, keeper: this.keeper, cache: this.cache, chat, onCompaction: events?.compaction };
+    const run = {
+      session,
+      keeper: this.keeper,
+      cache: this.cache,
+      chat,
+      onCompaction: events?.compaction,
+      now: this.#opts.now,
+    };
     return compactConversation(run, this.tools.sent(), { ...opts, signal });
   }
 
@@ -244,13 +268,14 @@ export class Agent {
 
   async #request(tools: readonly OpenAITool[], opts: { signal: AbortSignal; usage: Usage }) {
     const { session, events = {} } = this.#opts;
-    const at = new Date().toISOString();
+    const at = new Date((this.#opts.now ?? Date.now)()).toISOString();
     const sent = session.messages.length;
     const changed = this.cache.observe({ tools, messages: session.messages });
     const raw = this.keeper.tokens.raw([...tools, ...session.messages]);
     const usage = emptyUsage();
     const response = new ResponseAssembler(usage, {
       onText: events.text,
+      onReasoning: events.reasoning,
       onToolName: (name) => {
         if (tools.some((t) => t.function.name === name)) this.#opts.registry.get(name)?.warm?.();
       },
@@ -258,7 +283,8 @@ export class Agent {
     const onRetry = events.retry && ((info: RetryInfo) => events.retry!(info));
     try {
       const req = { messages: session.messages, tools, cacheKey: session.meta.id };
-      for await (const chunk of this.#opts.chat(req, opts.signal, { onRetry })) response.add(chunk);
+      const onOpen = (origin: ResponseOrigin) => void (response.origin = origin);
+      for await (const chunk of this.#opts.chat(req, opts.signal, { onRetry, onOpen })) response.add(chunk);
       if (opts.signal.aborted) throw abortError(opts.signal);
     } catch (err) {
       const aborted = isAbort(err, opts.signal);
@@ -268,13 +294,14 @@ export class Agent {
       if (!aborted) throw err;
       return { text: response.text, calls: [], aborted: true };
     } finally {
-      for (const k of Object.keys(usage) as (keyof Usage)[]) opts.usage[k] += usage[k];
+      addUsage(opts.usage, usage);
       this.keeper.tokens.calibrate(raw, usage.prompt_tokens);
       session.recordRequest(this.cache.record({
         at,
         messages: sent,
         prompt_tokens: usage.prompt_tokens,
         cached_tokens: usage.cached_tokens,
+        ...(usage.cache_write_tokens ? { cache_write_tokens: usage.cache_write_tokens } : {}),
         ...(changed ? { break: changed } : {}),
       }));
     }

@@ -1,6 +1,6 @@
 // Runs a compaction: one summary request that extends the last request, then the conversation is rewritten.
 import type { CompactionInfo, ContextKeeper } from "../context/mod.ts";
-import { type ChatFn, emptyUsage, isAbort, type Message, type Usage } from "../provider/mod.ts";
+import { addUsage, type ChatFn, emptyUsage, isAbort, type Message, type Usage } from "../provider/mod.ts";
 import type { Session } from "../session/mod.ts";
 import type { OpenAITool } from "../tool/mod.ts";
 import type { CacheStats } from "../toollist/mod.ts";
@@ -18,6 +18,8 @@ export interface CompactionRun {
   chat: ChatFn;
   /** Told when the compaction starts and when it is done. */
   onCompaction?(info: CompactionInfo): void;
+  /** The clock (ms since the epoch) that stamps the request record (default `Date.now`). */
+  now?: () => number;
 }
 
 /**
@@ -44,7 +46,7 @@ async function summarize(
   opts: { tools: readonly OpenAITool[]; messages: Message[]; signal: AbortSignal; usage?: Usage },
 ): Promise<string> {
   const { session, cache } = run;
-  const at = new Date().toISOString();
+  const at = new Date((run.now ?? Date.now)()).toISOString();
   const changed = cache.observe({ tools: opts.tools, messages: opts.messages });
   const usage = emptyUsage();
   const response = new ResponseAssembler(usage);
@@ -61,12 +63,13 @@ async function summarize(
     if (isAbort(err, opts.signal)) return "";
     throw err;
   } finally {
-    if (opts.usage) { for (const k of Object.keys(usage) as (keyof Usage)[]) opts.usage[k] += usage[k]; }
+    if (opts.usage) addUsage(opts.usage, usage);
     session.recordRequest(cache.record({
       at,
       messages: opts.messages.length,
       prompt_tokens: usage.prompt_tokens,
       cached_tokens: usage.cached_tokens,
+      ...(usage.cache_write_tokens ? { cache_write_tokens: usage.cache_write_tokens } : {}),
       summary: true,
       ...(changed ? { break: changed } : {}),
     }));

@@ -5,6 +5,7 @@ import {
   type CommandSandbox,
   errorMessage,
   parseArguments,
+  type SkillLoader,
   type TodoBoard,
   type TodoItem,
   toModelContent,
@@ -57,6 +58,10 @@ export interface ToolCallRunnerOptions {
   shells?: BackgroundShells;
   /** Progress callbacks for the user interface. */
   events?: ToolEvents;
+  /** The skills the `skill` tool loads. */
+  skills?: SkillLoader;
+  /** More directories tools may read without asking (skill folders). */
+  readable?: () => string[];
 }
 
 /** The session's todo list for tools: kept in the session, each write announced as a `plan` event. */
@@ -181,9 +186,14 @@ export class ToolCallRunner {
       onProgress: events?.toolProgress ? (p) => events.toolProgress!(call, p) : undefined,
       childEnv: this.#opts.childEnv,
       sandbox: this.#opts.sandbox,
-      readable: [this.#opts.session.outputDir, this.#opts.session.shellDir],
+      readable: [
+        this.#opts.session.outputDir,
+        this.#opts.session.shellDir,
+        ...(this.#opts.readable?.() ?? []),
+      ],
       shells: this.#opts.shells,
       todos: todoBoard(this.#opts.session, events),
+      ...(this.#opts.skills ? { skills: this.#opts.skills } : {}),
     };
   }
 }

@@ -1,9 +1,12 @@
 import { join } from "node:path";
 import type { Config } from "../config/mod.ts";
+import { Extensions } from "../extensions/mod.ts";
 import { type EarlyServers, McpService } from "../mcp/mod.ts";
 import { fileMentions, type MentionProvider } from "../mentions/mod.ts";
 import { type Env, Secrets } from "../output/mod.ts";
 import { PluginLoader, type PluginReport } from "../plugins/mod.ts";
+import { presetKeyRefs } from "../provider/mod.ts";
+import type { Project } from "../project/mod.ts";
 import { Sandbox } from "../sandbox/mod.ts";
 import { type Tool, ToolRegistry } from "../tool/mod.ts";
 import { VERSION } from "../version.ts";
@@ -22,6 +25,10 @@ export interface AppOptions {
   env: Env;
   /** Stdio MCP servers started before the app was built (see `McpService.startEarly`). */
   early?: EarlyServers;
+  /** The project layer (`bootApp` reads it; `config` already has its settings merged in). */
+  project?: Project;
+  /** The custom commands and skills of the project layer's folders. */
+  extensions?: Extensions;
 }
 
 /** The objects one navi process works with: registry, plugins, MCP servers, secrets. Create as many as you like. */
@@ -38,7 +45,10 @@ export class NaviApp {
   readonly registry: ToolRegistry = new ToolRegistry();
   /** Loads the plugin directory into the registry (see `loadPlugins`); plugin tools run in workers. */
   readonly plugins: PluginLoader;
-  /** API keys, MCP header and `$VAR` env values; redacted from all output and kept from child processes. */
+  /**
+   * API keys (configured ones and every preset's key variable), MCP header and `$VAR` env values; redacted from
+   * all output and kept from child processes.
+   */
   readonly secrets: Secrets;
   /** The OS sandbox bash commands run in (checked on first use; see `Sandbox.status`). */
   readonly sandbox: Sandbox;
@@ -46,6 +56,10 @@ export class NaviApp {
   readonly mcp: McpService;
   /** The `@mention` kinds of a user message: MCP resources, then workspace files. */
   readonly mentions: readonly MentionProvider[];
+  /** The project layer around the workspace (absent when none was read: tests, `doctor`). */
+  readonly project?: Project;
+  /** The custom commands and Agent Skills of the user's and the project's folders. */
+  readonly extensions: Extensions;
   #closers: (() => void | Promise<void>)[] = [];
 
   /** Register the built-ins and prepare plugins, MCP and secrets; nothing is loaded or connected yet. */
@@ -54,7 +68,10 @@ export class NaviApp {
     this.workspace = opts.workspace;
     this.config = opts.config;
     this.env = opts.env;
+    this.project = opts.project;
+    this.extensions = opts.extensions ?? Extensions.empty();
     this.secrets = Secrets.fromConfig(opts.config, opts.env);
+    this.secrets.addConfig({ providers: presetKeyRefs() }, opts.env);
     this.sandbox = new Sandbox({
       home: this.home,
       workspace: this.workspace,
@@ -69,6 +86,7 @@ export class NaviApp {
       config: this.config.plugins,
       childEnv: () => this.childEnv(),
       log: (line) => this.log("plugins.log", line),
+      projectDirs: opts.project?.trusted ? projectPluginDirs(opts.project) : undefined,
     });
     this.mcp = new McpService({
       registry: this.registry,
@@ -79,6 +97,10 @@ export class NaviApp {
       secrets: this.secrets,
       version: VERSION,
       early: opts.early,
+      loadConfig: opts.project && (async () => {
+        const { loadConfig } = await import("../config/mod.ts");
+        return opts.project!.mergeOver(await loadConfig(this.home));
+      }),
     });
     this.mentions = [this.mcp.mentions(), fileMentions(this.workspace)];
   }
@@ -124,4 +146,11 @@ export class NaviApp {
     );
     await this.mcp.close();
   }
+}
+
+/** The `.navi/plugins/` folders of a project layer. */
+export function projectPluginDirs(project: Project): string[] {
+  return project.layout.folders
+    .filter((f) => f.level === "project" && f.kind === "navi")
+    .map((f) => join(f.path, "plugins"));
 }

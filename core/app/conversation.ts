@@ -1,7 +1,16 @@
 import { Agent, type AgentEvents } from "../agent/mod.ts";
 import { ApprovalPolicy, type AskUser } from "../approval/mod.ts";
-import type { ApprovalMode } from "../config/mod.ts";
-import { ContextKeeper, loadInstructions, modelLimits, systemPrompt } from "../context/mod.ts";
+import type { Clock } from "../clock/mod.ts";
+import type { ApprovalMode, ReasoningEffort } from "../config/mod.ts";
+import {
+  ContextKeeper,
+  type Instructions,
+  isInstructionsMessage,
+  loadInstructions,
+  modelLimits,
+  systemPrompt,
+} from "../context/mod.ts";
+import { listedSkills, skillsBlock } from "../extensions/mod.ts";
 import { LlmClient } from "../provider/mod.ts";
 import {
   type LoadedSession,
@@ -12,6 +21,7 @@ import {
 } from "../session/mod.ts";
 import { ShellManager } from "../shells/mod.ts";
 import { deferralSettings, ToolList } from "../toollist/mod.ts";
+import { displayPath } from "../workspace/mod.ts";
 import type { NaviApp } from "./app.ts";
 
 /** How to open a conversation. */
@@ -20,6 +30,8 @@ export interface ConversationOptions {
   provider?: string;
   /** A model to use instead of the configured one (`--model`). */
   model?: string;
+  /** A reasoning effort instead of the configured one (`--effort`). */
+  effort?: ReasoningEffort;
   /** The approval mode to start in (default: config, else "ask"). */
   approval?: ApprovalMode;
   /** The id of a session to resume (`--resume`). */
@@ -30,6 +42,8 @@ export interface ConversationOptions {
   ask?: AskUser;
   /** Progress callbacks for the user interface. */
   events?: AgentEvents;
+  /** The clock of retry waits, the deferral's cache TTL and session timestamps (default the system clock). */
+  clock?: Clock;
 }
 
 /** Everything one conversation needs, wired together. */
@@ -57,7 +71,15 @@ export interface Conversation {
 
 /** Start a new conversation or resume a persisted one (`--resume <id>`, `--continue`). */
 export function openConversation(app: NaviApp, opts: ConversationOptions): Conversation {
-  const llm = new LlmClient(app.config, { provider: opts.provider, model: opts.model, env: app.env });
+  const { clock } = opts;
+  const now = clock && (() => clock.now());
+  const llm = new LlmClient(app.config, {
+    provider: opts.provider,
+    model: opts.model,
+    effort: opts.effort,
+    env: app.env,
+    clock,
+  });
   const ask = opts.ask && ((q: Parameters<AskUser>[0]) => {
     const summary = app.secrets.redact(q.summary);
     opts.events?.waitingForUser?.({ reason: "approval", tool: q.tool, summary });
@@ -70,7 +92,7 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     ask,
     sandboxAllows: (tool) => tool === "bash" ? app.sandbox.autoAllows() : Promise.resolve(false),
   });
-  const { session, loaded, warnings } = openSession(app, { ...opts, llm });
+  const { session, loaded, warnings } = openSession(app, { ...opts, llm, now });
   const sandbox = app.sandbox.session();
   const shells = new ShellManager({
     home: app.home,
@@ -95,6 +117,7 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     mode: () => policy.mode,
     settings: deferralSettings(app.config.tools),
     features: app.config.features,
+    now,
     resumed: loaded && {
       tools: loaded.tools,
       deferred: loaded.deferred,
@@ -130,6 +153,10 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     events: opts.events,
     model: () => safeChoice(llm)?.model,
     beforeRequest: () => app.mcp.settle(),
+    skills: app.extensions,
+    readable: () => app.extensions.skills.map((s) => s.dir),
+    turnReminder: skillReminder(app, { session, resumed: loaded !== undefined }),
+    now,
   });
   return { agent, llm, policy, tools, warnings, shells, close, resumed: loaded !== undefined };
 }
@@ -137,16 +164,17 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
 /** The session a conversation records to: a resumed one (with its warnings) or a new one. */
 function openSession(
   app: NaviApp,
-  opts: Pick<ConversationOptions, "resume" | "continue"> & { llm: LlmClient },
+  opts: Pick<ConversationOptions, "resume" | "continue"> & { llm: LlmClient; now?: () => number },
 ): { session: Session; loaded?: LoadedSession; warnings: string[] } {
   const redact = (text: string) => app.secrets.redact(text);
+  const { now } = opts;
   let id = opts.resume;
   if (opts.continue && !id) {
     id = newestSessionIn(app.home, app.workspace);
     if (!id) throw new SessionError(`no session to continue in ${app.workspace}`);
   }
   if (id) {
-    const loaded = Session.load(app.home, resolveSessionId(app.home, id), { redact });
+    const loaded = Session.load(app.home, resolveSessionId(app.home, id), { redact, now });
     const warnings = [...loaded.warnings];
     const completed = loaded.session.completeToolCalls();
     if (completed) {
@@ -158,7 +186,7 @@ function openSession(
   const session = Session.create(
     app.home,
     { cwd: app.workspace, provider: choice?.name, model: choice?.model },
-    { redact },
+    { redact, now },
   );
   session.addMessage({
     role: "system",
@@ -169,8 +197,62 @@ function openSession(
     }),
   });
   const instructions = loadInstructions({ workspace: app.workspace, home: app.home });
-  if (instructions.text) session.addMessage({ role: "user", content: instructions.text });
-  return { session, warnings: [] };
+  const head = headText(app, { instructions, model: choice?.model });
+  if (head.text) session.addMessage({ role: "user", content: head.text });
+  return { session, warnings: head.cut ? [head.cut] : [] };
+}
+
+/**
+ * The message after the system prompt: the project instructions and the block listing the skills the model may
+ * activate (capped at 2% of `model`'s window); `cut` is a line for the user when skills were left out.
+ */
+export function headText(
+  app: NaviApp,
+  opts: { instructions: Instructions; model?: string },
+): { text: string; cut?: string } {
+  const window = modelLimits(opts.model, app.config.models).contextWindow;
+  const skills = skillsBlock(app.extensions.skills, {
+    capBytes: Math.floor(window * 0.02) * 4,
+    display: (path) => displayPath(app.workspace, path),
+  });
+  const text = [opts.instructions.text, skills.text].filter(Boolean).join("\n\n");
+  const cut = skills.cut
+    ? `${skills.cut} of ${
+      skills.cut + skills.listed.length
+    } skills are not listed for the model (the list is capped at 2% of the context window); /skills lists them all`
+    : undefined;
+  return { text, cut };
+}
+
+/** Tells the model, at the start of a turn, about skills added since its skills block was written. */
+function skillReminder(
+  app: NaviApp,
+  opts: { session: Session; resumed: boolean },
+): () => Promise<string | undefined> {
+  const known = new Set(opts.resumed ? knownSkills(opts.session) : app.extensions.skills.map((s) => s.name));
+  return async () => {
+    await app.extensions.refresh();
+    const added = app.extensions.skills.filter((s) => s.modelInvocable && !known.has(s.name));
+    if (!added.length) return undefined;
+    for (const s of added) known.add(s.name);
+    const lines = added.map((s) => `- ${s.name}: ${s.description} (${displayPath(app.workspace, s.file)})`);
+    return [SKILLS_ADDED, ...lines].join("\n");
+  };
+}
+
+const SKILLS_ADDED = "Skills added during this conversation (activate one with the skill tool):";
+
+/** The skills a saved conversation was told of: its skills block and the reminders after it. */
+function knownSkills(session: Session): string[] {
+  const names: string[] = [];
+  session.messages.forEach((m, i) => {
+    if (typeof m.content !== "string") return;
+    if (i <= 1 && isInstructionsMessage(m)) names.push(...listedSkills(m.content));
+    if (m.content.startsWith(`<system-reminder>${SKILLS_ADDED}`)) {
+      names.push(...[...m.content.matchAll(/^- ([a-z0-9-]+): /gm)].map((x) => x[1]));
+    }
+  });
+  return names;
 }
 
 function safeChoice(llm: LlmClient) {

@@ -4,8 +4,17 @@
  * every front (-p, the REPL, stream-json, ACP) runs.
  * @module
  */
-export { type AppOptions, NaviApp } from "./app.ts";
-export { type Conversation, type ConversationOptions, openConversation } from "./conversation.ts";
+export { type AppOptions, NaviApp, projectPluginDirs } from "./app.ts";
+export {
+  type AskTrust,
+  loadProjectLayer,
+  type ProjectLayer,
+  readProjectLayer,
+  type RunnableContributor,
+  type TrustQuestion,
+} from "./project_layer.ts";
+export { type Conversation, type ConversationOptions, headText, openConversation } from "./conversation.ts";
+export { expandSlash, type SlashExpansion } from "./slash_expand.ts";
 export {
   bootApp,
   type BootOptions,

@@ -5,6 +5,7 @@ import type { Env } from "../output/mod.ts";
 import { cleanOrphans } from "../shells/mod.ts";
 import type { Tool } from "../tool/mod.ts";
 import { NaviApp } from "./app.ts";
+import { type AskTrust, loadProjectLayer, type RunnableContributor } from "./project_layer.ts";
 import { type Conversation, type ConversationOptions, openConversation } from "./conversation.ts";
 
 /** A line for the user during start-up; the front decides how it looks (stderr, a notice, an editor log). */
@@ -33,11 +34,18 @@ export interface BootOptions {
   config?: Config;
   /** Where start-up lines go. */
   report?(line: StartupLine): void;
+  /** Read the project layer (`.navi/`, `.claude/`, `.agents/`, `.mcp.json`; default true). */
+  project?: boolean;
+  /** Asks whether to trust a folder whose project would run code; without it, such parts are skipped. */
+  askTrust?: AskTrust;
+  /** What other features of the project would run (hooks), for the trust prompt and hash. */
+  contributors?: readonly RunnableContributor[];
 }
 
 /**
- * Read config.json, build the app and load its plugins; first stop the background shells an earlier navi
- * left running when it was killed (see `cleanOrphans`). Throws ConfigError for an invalid config.json.
+ * Read config.json and the project layer (its trust settled: a stored answer, else `askTrust`), build the app
+ * with the merged config and load its plugins; first stop the background shells an earlier navi left running
+ * when it was killed (see `cleanOrphans`). Throws ConfigError for an invalid config.json.
  */
 export async function bootApp(opts: BootOptions): Promise<NaviApp> {
   for (const o of await cleanOrphans(opts.home)) {
@@ -50,8 +58,15 @@ export async function bootApp(opts: BootOptions): Promise<NaviApp> {
   }
   let app: NaviApp;
   try {
-    const config = opts.config ?? await loadConfig(opts.home);
-    app = new NaviApp({ ...opts, config });
+    const user = opts.config ?? await loadConfig(opts.home);
+    const layer = opts.project === false ? undefined : await loadProjectLayer({
+      ...opts,
+      user,
+      ask: opts.askTrust,
+      report: (text) => opts.report?.({ kind: "warning", text }),
+    });
+    const config = layer?.merged.config ?? user;
+    app = new NaviApp({ ...opts, config, project: layer?.project, extensions: layer?.extensions });
   } catch (err) {
     await Promise.all([...(opts.early?.values() ?? [])].map((p) => p.stop()));
     throw err;

@@ -30,7 +30,7 @@ export async function main(args: string[]): Promise<number> {
   const createApp = async (load: AppLoad = {}): Promise<NaviApp> => {
     const taken = load.mcp ? early : undefined;
     if (load.mcp) early = undefined;
-    app = await bootFront({ load, early: taken, err });
+    app = await bootFront({ load, early: taken, err, out });
     return app;
   };
   let status = 0;
@@ -63,11 +63,14 @@ export async function main(args: string[]): Promise<number> {
 }
 
 /** The app of a terminal command: the engine and the built-in tools loaded, start-up lines on `err`. */
-async function bootFront(opts: { load: AppLoad; early?: EarlyServers; err: Sink }): Promise<NaviApp> {
+async function bootFront(
+  opts: { load: AppLoad; early?: EarlyServers; err: Sink; out: Sink },
+): Promise<NaviApp> {
   const [{ bootApp, naviHome }, { builtinTools }] = await Promise.all([
     import("../mod.ts"),
     import("../../tools/mod.ts"),
   ]);
+  const terminal = opts.load.trust === "ask" && Deno.stdin.isTerminal() && Deno.stdout.isTerminal();
   return await bootApp({
     home: naviHome(),
     workspace: Deno.cwd(),
@@ -76,6 +79,20 @@ async function bootFront(opts: { load: AppLoad; early?: EarlyServers; err: Sink 
     early: opts.early,
     plugins: opts.load.plugins,
     report: (line) => opts.err.write(`navi: ${line.text}\n`),
+    askTrust: terminal
+      ? async (q) => {
+        const [{ askTrustOnTerminal, readCookedLine }, { makeStyle }] = await Promise.all([
+          import("./trust_prompt.ts"),
+          import("./style.ts"),
+        ]);
+        const style = makeStyle(!Deno.env.get("NO_COLOR"));
+        return await askTrustOnTerminal(q, {
+          write: (t) => opts.out.write(t),
+          readLine: () => readCookedLine(),
+          style,
+        });
+      }
+      : undefined,
   });
 }
 

@@ -12,6 +12,7 @@ import {
 import { escapeControls, type Sink } from "../output/mod.ts";
 import { makeStyle, shorten, type Style } from "./style.ts";
 import { StatusLine } from "./status_line.ts";
+import { type ReasoningDisplay, ReasoningView } from "./reasoning_view.ts";
 
 function argsSummary(call: ToolCall): string {
   try {
@@ -93,10 +94,12 @@ class TerminalPrinter {
   #open: string | undefined;
   #running = new Map<string, Running>();
   #starting: Running[] = [];
+  #reasoning: ReasoningView;
 
   constructor(opts: PrinterOptions) {
     this.#opts = opts;
     this.#style = opts.style ?? makeStyle(false);
+    this.#reasoning = new ReasoningView(this.#style);
     this.#activity = opts.mode === "repl" ? opts.out : opts.err;
     this.#status = new StatusLine({
       out: this.#activity,
@@ -193,7 +196,29 @@ class TerminalPrinter {
     this.#status.start();
   }
 
+  get reasoningDisplay(): ReasoningDisplay {
+    return this.#reasoning.display;
+  }
+
+  reasoning(delta: string): void {
+    if (this.#opts.mode !== "repl") return;
+    const text = this.#reasoning.piece(delta);
+    if (!text) return;
+    this.#thinkingSince = undefined;
+    this.#settle();
+    this.#open = undefined;
+    this.write(text);
+  }
+
+  #endReasoning(): void {
+    if (!this.#reasoning.open) return;
+    const line = this.#reasoning.end();
+    this.#ensureNewline();
+    this.write(line);
+  }
+
   text(delta: string): void {
+    this.#endReasoning();
     this.#thinkingSince = undefined;
     this.#settle();
     if (this.#opts.mode !== "repl") return void (this.#pending += delta);
@@ -207,6 +232,7 @@ class TerminalPrinter {
 
   responseEnd(toolCalls: number): void {
     const { mode, err, out } = this.#opts;
+    this.#endReasoning();
     this.#thinkingSince = undefined;
     this.#settle();
     this.#md?.end();
@@ -219,6 +245,7 @@ class TerminalPrinter {
   }
 
   toolStart(call: ToolCall): void {
+    this.#endReasoning();
     const r: Running = { call, started: Date.now(), grouped: false, streamed: false };
     this.#running.set(call.id, r);
     this.#starting.push(r);
@@ -262,16 +289,25 @@ class TerminalPrinter {
 
 /**
  * Agent events rendered for a terminal: a status line (thinking, tools running over a second, progress),
- * answers (markdown on a colour terminal), one line per tool call with its result right below it (calls that
- * run in parallel print as call + result pairs when each ends).
+ * reasoning dimmed (or one summary line, `/reasoning off`), answers (markdown on a colour terminal), one line
+ * per tool call with its result right below it (calls that run in parallel print as call + result pairs when
+ * each ends).
  */
 export function terminalEvents(
   opts: PrinterOptions,
-): AgentEvents & { stopSpinner(): void; resumeSpinner(): void; block(text: string): void } {
+): AgentEvents & {
+  stopSpinner(): void;
+  resumeSpinner(): void;
+  block(text: string): void;
+  reasoningDisplay: ReasoningDisplay;
+} {
   const p = new TerminalPrinter(opts);
   return {
     /** Print navi's own lines (a checklist) between the activity lines. */
     block: (text) => p.block(text),
+    /** How reasoning is shown (`/reasoning on|off`). */
+    reasoningDisplay: p.reasoningDisplay,
+    reasoning: (delta) => p.reasoning(delta),
     /** Clear the status line and keep it off (a question is on screen) until `resumeSpinner`. */
     stopSpinner: () => p.stopSpinner(),
     /** The question was answered: running tools count their time from now. */

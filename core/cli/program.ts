@@ -2,7 +2,7 @@
 // work of a command lives in commands/ and is imported when the command runs. Over 300 lines because it is
 // navi's whole command-line surface in one place; each command is its own function.
 import type * as Commander from "@commander-js/extra-typings";
-import { APPROVAL_MODES, type ApprovalMode } from "../config/mod.ts";
+import { APPROVAL_MODES, type ApprovalMode, REASONING_EFFORTS } from "../config/mod.ts";
 import type { NaviApp } from "../mod.ts";
 import type { Sink } from "../output/mod.ts";
 import { VERSION } from "../version.ts";
@@ -11,6 +11,8 @@ import { VERSION } from "../version.ts";
 export interface AppLoad {
   plugins?: "report" | "quiet" | "skip";
   mcp?: boolean;
+  /** `ask`: on a terminal, ask whether to trust a folder whose project would run code (the REPL). */
+  trust?: "ask";
 }
 
 /** What the program's commands get from `main`. */
@@ -38,8 +40,9 @@ export function buildProgram(commander: typeof Commander, deps: ProgramDeps) {
     .version(VERSION, "-v, --version")
     .option("-p, --print <prompt>", "run one turn and print the answer (stdin, when piped, is appended)")
     .addOption(new Option("--output-format <format>", "output of --print").choices(["text", "json"] as const))
-    .option("--provider <name>", "provider from config.json providers")
+    .option("--provider <name>", "a config.json providers entry or a preset (navi providers lists them)")
     .option("--model <name>", "model name")
+    .addOption(new Option("--effort <level>", "reasoning effort of the requests").choices(REASONING_EFFORTS))
     .addOption(modes)
     .option("--resume [id]", "resume a saved session (id or unique prefix; without one, pick from a list)")
     .option("-c, --continue", "resume the newest session in this directory")
@@ -52,7 +55,7 @@ export function buildProgram(commander: typeof Commander, deps: ProgramDeps) {
     })
     .action(async (words, opts) => {
       if (words.length) throw new Error(unexpectedWords(words));
-      const app = await deps.createApp({ mcp: true });
+      const app = await deps.createApp({ mcp: true, trust: opts.print === undefined ? "ask" : undefined });
       if (opts.print !== undefined) {
         const { printCommand } = await import("./commands/print.ts");
         if (opts.resume === true) {
@@ -66,11 +69,21 @@ export function buildProgram(commander: typeof Commander, deps: ProgramDeps) {
       const { runRepl } = await import("./repl.ts");
       deps.exit(await runRepl(app, opts));
     });
-  for (const build of [toolsSubcommand, doctorSubcommand, sessionsSubcommand, sandboxSubcommand]) {
+  for (
+    const build of [
+      toolsSubcommand,
+      doctorSubcommand,
+      sessionsSubcommand,
+      sandboxSubcommand,
+      providersSubcommand,
+    ]
+  ) {
     program.addCommand(build(commander, deps));
   }
   program.addCommand(mcpCommand(commander, deps));
   program.addCommand(pluginsCommand(commander, deps));
+  program.addCommand(trustSubcommand(commander, deps));
+  program.addCommand(configSubcommand(commander, deps));
   return program;
 }
 
@@ -79,7 +92,7 @@ function unexpectedWords(words: string[]): string {
   return `unexpected argument ${JSON.stringify(text)}: to send a prompt use navi -p ${
     JSON.stringify(text)
   } ` +
-    "or start navi and type it; commands: tools, sessions, mcp, plugins, doctor";
+    "or start navi and type it; commands: tools, sessions, providers, mcp, plugins, trust, config, doctor";
 }
 
 /** `navi tools [--json]`. */
@@ -107,6 +120,33 @@ function toolsSubcommand({ Command }: typeof Commander, deps: ProgramDeps) {
       for (const s of app.mcp.states()) {
         if (s.error) deps.err.write(`navi: MCP server ${s.name} ${s.status}: ${s.error}\n`);
       }
+    });
+}
+
+/** `navi trust [--yes] [--revoke] [--list]`. */
+function trustSubcommand({ Command }: typeof Commander, deps: ProgramDeps) {
+  return new Command("trust")
+    .description("show what this folder's project files would run, and trust it (asks first on a terminal)")
+    .option("--yes", "trust without asking")
+    .option("--revoke", "stop trusting this folder")
+    .option("--list", "every folder answered, trusted or not")
+    .action(async (opts) => {
+      const { trustCommand } = await import("./commands/trust.ts");
+      deps.exit(await trustCommand(opts, { out: deps.out }));
+    });
+}
+
+/** `navi config --show [--json]`. */
+function configSubcommand({ Command }: typeof Commander, deps: ProgramDeps) {
+  return new Command("config")
+    .description(
+      "the config in force here: config.json with the project's settings merged, each value's file",
+    )
+    .option("--show", "print the merged config (the default)")
+    .option("--json", "the merged config as JSON (secrets masked)")
+    .action(async (opts) => {
+      const { configShow } = await import("./commands/config.ts");
+      deps.out.write(await configShow(opts) + "\n");
     });
 }
 
@@ -149,6 +189,18 @@ function sessionsSubcommand({ Command }: typeof Commander, deps: ProgramDeps) {
         import("./commands/sessions.ts"),
       ]);
       deps.out.write(sessionsCommand(naviHome(), opts) + "\n");
+    });
+}
+
+/** `navi providers [--json]`. */
+function providersSubcommand({ Command }: typeof Commander, deps: ProgramDeps) {
+  return new Command("providers")
+    .description("the provider presets and the configured providers: base URL, key variable (set or not)")
+    .option("--json", "machine-readable output")
+    .action(async (opts) => {
+      const app = await deps.createApp({ plugins: "skip" });
+      const { providersCommand } = await import("./commands/providers.ts");
+      deps.out.write(providersCommand(app.config, { json: opts.json, env: app.env }) + "\n");
     });
 }
 

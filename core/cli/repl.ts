@@ -1,3 +1,6 @@
+// The interactive session: start-up, the read loop, one step at a time (a turn, a slash command, a `!command`).
+// Over 300 lines because the Repl class is the one owner of the session's interactive state (the conversation,
+// the running step, notices held during a step); rendering, input and slash commands live in their own files.
 import { join } from "node:path";
 import {
   type ApprovalMode,
@@ -8,6 +11,7 @@ import {
   listSessions,
   type NaviApp,
   openConversation,
+  type ReasoningEffort,
   SessionError,
   startConversation,
   type StartupLine,
@@ -15,6 +19,7 @@ import {
 } from "../mod.ts";
 import { askApproval } from "./approval_prompt.ts";
 import { promptSlashCommands, replacePromptRows } from "./commands/mcp_prompts.ts";
+import { extensionRows } from "./commands/extensions.ts";
 import { pickSession, resumeSummary } from "./commands/resume.ts";
 import { turnUsageLine } from "./commands/usage.ts";
 import { runningShells, runningShellsLine } from "./commands/shells.ts";
@@ -39,6 +44,7 @@ import { VERSION } from "../version.ts";
 export interface ReplOptions {
   provider?: string;
   model?: string;
+  effort?: ReasoningEffort;
   approval?: ApprovalMode;
   /** A session id (or unique prefix) to resume; `true`: pick one from a list. */
   resume?: string | true;
@@ -76,6 +82,7 @@ class Repl {
   #models?: string[];
   #markdown = new LazyMarkdown();
   #exiting = false;
+  #collisions: string[] = [];
 
   constructor(app: NaviApp, parts: { opts: ReplOptions; io: ReplIO; style: Style }) {
     this.#app = app;
@@ -105,7 +112,10 @@ class Repl {
         terminal: parts.io.interactive && Deno.stdout.isTerminal(),
       }),
     });
-    this.#commands = replCommands(this.#opts.commands);
+    const taken = replCommands(this.#opts.commands).map((c) => c.name);
+    const ext = extensionRows(app.extensions, taken);
+    this.#collisions = ext.problems;
+    this.#commands = replCommands([...(this.#opts.commands ?? []), ...ext.rows]);
   }
 
   #ask(): AskUser | undefined {
@@ -177,6 +187,7 @@ class Repl {
       onMcpReady: () => this.#syncMcp(),
     });
     this.#opened();
+    for (const text of this.#collisions) this.#report({ kind: "warning", text });
     const style = this.#style;
     for (const line of this.#app.plugins.announcements()) this.#out.write(style.dim(`navi: ${line}`) + "\n");
     this.#app.plugins.subscribe((e) => this.#notify(style.yellow(`navi: ${e.message}`)));
@@ -325,6 +336,7 @@ class Repl {
       modelsListed: (ids) => void (this.#models = ids),
       submit: (text) => this.#turn(text),
       mcpChanged: () => this.#syncMcp(),
+      reasoning: this.#events.reasoningDisplay,
     });
   }
 }

@@ -1,4 +1,13 @@
-import { type Conversation, type Elicit, loadInstructions, type NaviApp, pluginsDir } from "../mod.ts";
+import {
+  type Conversation,
+  displayPath,
+  type Elicit,
+  expandSlash,
+  headText,
+  loadInstructions,
+  type NaviApp,
+  pluginsDir,
+} from "../mod.ts";
 import { openInBrowser } from "./browser.ts";
 import { cacheSlashCommand } from "./commands/cache.ts";
 import { compactSlashCommand } from "./commands/compact.ts";
@@ -6,11 +15,14 @@ import { contextSlashCommands } from "./commands/context.ts";
 import { mcpAdd, mcpRemove, mcpSlashCommands } from "./commands/mcp.ts";
 import { permissionsSlashCommand } from "./commands/permissions.ts";
 import { pluginSlashCommands } from "./commands/plugins.ts";
+import { effortSlashCommand, reasoningSlashCommand } from "./commands/reasoning.ts";
 import { resumeSlashCommand } from "./commands/resume.ts";
 import { shellsSlashCommand } from "./commands/shells.ts";
 import { todoSlashCommand } from "./commands/todo.ts";
+import { skillsSlashCommand } from "./commands/extensions.ts";
 import { usageSlashCommand } from "./commands/usage.ts";
 import type { Sink } from "../output/mod.ts";
+import type { ReasoningDisplay } from "./reasoning_view.ts";
 import { type SlashCommand, type SlashContext, slashTable } from "./slash.ts";
 import type { Style } from "./style.ts";
 import type { TermOut } from "./terminal.ts";
@@ -35,6 +47,8 @@ export interface ReplParts {
   submit(text: string): Promise<void>;
   /** MCP servers were reloaded or logged in to (prompt rows change). */
   mcpChanged(): Promise<void>;
+  /** How the model's reasoning is shown (the printer's setting). */
+  reasoning?: ReasoningDisplay;
 }
 
 /** The context slash commands run with: the conversation and narrow controls over plugins, MCP, sessions. */
@@ -77,7 +91,31 @@ export function slashContext(app: NaviApp, parts: ReplParts): SlashContext {
     submit: parts.submit,
     prices: app.config.prices,
     modelsListed: parts.modelsListed,
-    instructions: () => loadInstructions({ workspace: app.workspace, home: app.home }),
+    instructions: () => {
+      const instructions = loadInstructions({ workspace: app.workspace, home: app.home });
+      const model = (() => {
+        try {
+          return parts.conversation().llm.current().model;
+        } catch {
+          return undefined;
+        }
+      })();
+      return { ...instructions, text: headText(app, { instructions, model }).text };
+    },
+    extensions: {
+      expand: (line) =>
+        expandSlash(app, parts.conversation(), line, {
+          signal: parts.signal(),
+          onOutput: (chunk) => parts.out.write(chunk),
+        }),
+      skills: () => app.extensions.skills,
+      reload: async () => {
+        await app.extensions.refresh({ force: true });
+        return app.extensions.problems;
+      },
+      display: (path) => displayPath(app.workspace, path),
+    },
+    reasoning: parts.reasoning,
   };
 }
 
@@ -88,12 +126,15 @@ export function replCommands(extra: SlashCommand[] = []): SlashCommand[] {
     ...contextSlashCommands(),
     cacheSlashCommand(),
     usageSlashCommand(),
+    effortSlashCommand(),
+    reasoningSlashCommand(),
     permissionsSlashCommand(),
     resumeSlashCommand(),
     shellsSlashCommand(),
     todoSlashCommand(),
     ...pluginSlashCommands(),
     ...mcpSlashCommands(),
+    skillsSlashCommand(),
     ...extra,
   ]);
 }

@@ -8,9 +8,12 @@ import {
   type ModelPrice,
   type PluginReport,
   type SessionSummary,
+  type Skill,
+  type SlashExpansion,
   type ToolRegistry,
 } from "../mod.ts";
 import type { Sink } from "../output/mod.ts";
+import type { ReasoningDisplay } from "./reasoning_view.ts";
 import { type Style, table } from "./style.ts";
 
 /** What `/plugins` can do. */
@@ -39,6 +42,18 @@ export interface McpControl {
   remove(name: string): Promise<string>;
   /** Log in to a server with OAuth (browser flow) and reconnect it; returns the line to show. */
   login(name: string): Promise<string>;
+}
+
+/** What the command and skill rows reach: expansion and the lists (never the app). */
+export interface ExtensionControl {
+  /** Expand `/name args` of a command or skill; undefined when it names neither. */
+  expand(line: string): Promise<SlashExpansion | undefined>;
+  /** The skills found, highest precedence first. */
+  skills(): readonly Skill[];
+  /** Scan the folders again; returns the lines about skipped files. */
+  reload(): Promise<string[]>;
+  /** Where a file is, for display (relative to the workspace inside it). */
+  display(path: string): string;
 }
 
 /** What a slash command can reach: the conversation and narrow controls, never the whole app or config. */
@@ -72,6 +87,10 @@ export interface SlashContext {
   modelsListed?(ids: string[]): void;
   /** Read the project instructions (AGENTS.md files) as they are now on disk. */
   instructions?(): Instructions;
+  /** How the model's reasoning is shown (`/reasoning on|off`). */
+  reasoning?: ReasoningDisplay;
+  /** Custom commands and skills: expansion of `/name args`, the skills list. */
+  extensions?: ExtensionControl;
 }
 
 /** One row of the slash-command table: help and completion are derived from it. */

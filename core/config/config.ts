@@ -1,12 +1,15 @@
 import { z } from "zod";
 import {
   APPROVAL_MODES,
+  type CompatSettings,
   type Config,
   DEFER_MODES,
   type McpServerConfig,
   type NotifySettings,
   type PermissionSettings,
   type PluginSettings,
+  type ProviderSettings,
+  REASONING_EFFORTS,
   SANDBOX_MODES,
   type SandboxSettings,
   type ToolSettings,
@@ -16,9 +19,13 @@ import { configPath } from "../home.ts";
 const stringMap = z.record(z.string(), z.string());
 
 const ProviderSchema = z.strictObject({
+  preset: z.string().min(1).optional(),
   base_url: z.string().min(1).optional(),
   api_key: z.string().optional(),
   prompt_cache_key: z.boolean().optional(),
+  api: z.enum(["chat", "responses"]).optional(),
+  reasoning_effort: z.enum(REASONING_EFFORTS).optional(),
+  cache_control: z.union([z.literal("anthropic"), z.literal(false)]).optional(),
 });
 
 const ToolsSchema = z.strictObject({
@@ -127,6 +134,11 @@ const RetrySchema = z.strictObject({
   max_wait_s: z.number().min(0).optional(),
 });
 
+const CompatSchema = z.strictObject({
+  claude: z.boolean().optional(),
+  agents: z.boolean().optional(),
+});
+
 const ConfigSchema = z.strictObject({
   providers: z.record(z.string(), ProviderSchema).optional(),
   provider: z.string().optional(),
@@ -152,10 +164,12 @@ const ConfigSchema = z.strictObject({
     z.strictObject({
       context_window: z.number().int().min(1024).optional(),
       max_output_tokens: z.number().int().positive().optional(),
+      reasoning_effort: z.enum(REASONING_EFFORTS).optional(),
     }),
   ).optional(),
   notify: z.union([z.boolean(), NotifySchema], { error: 'must be true, false or { "after_s": seconds }' })
     .optional(),
+  compat: CompatSchema.optional(),
 }).superRefine((cfg, ctx) => {
   for (const name of Object.keys(cfg.mcp_servers ?? {})) {
     if (!validServerName(name)) {
@@ -166,25 +180,20 @@ const ConfigSchema = z.strictObject({
       });
     }
   }
-  if (cfg.provider && !cfg.providers?.[cfg.provider]) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["provider"],
-      message: `no providers.${cfg.provider} entry is configured`,
-    });
-  }
 });
 
 // The documented types in config_types.ts and the schema must describe the same values: a change to one
 // without the other fails type checking here.
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
 const _configMatches: Same<z.output<typeof ConfigSchema>, Config> = true;
+const _providerMatches: Same<z.output<typeof ProviderSchema>, ProviderSettings> = true;
 const _serverMatches: Same<z.output<typeof McpServerSchema>, McpServerConfig> = true;
 const _sandboxMatches: Same<z.output<typeof SandboxSchema>, SandboxSettings> = true;
 const _toolsMatch: Same<z.output<typeof ToolsSchema>, ToolSettings> = true;
 const _notifyMatches: Same<z.output<typeof NotifySchema>, NotifySettings> = true;
 const _pluginMatches: Same<z.output<typeof PluginSettingsSchema>, PluginSettings> = true;
 const _permissionsMatch: Same<z.output<typeof permissionsSchema>, PermissionSettings> = true;
+const _compatMatches: Same<z.output<typeof CompatSchema>, CompatSettings> = true;
 
 /** An invalid config file; the message is one line naming the file, the field and the problem. */
 export class ConfigError extends Error {}

@@ -3,14 +3,30 @@ export const APPROVAL_MODES = ["plan", "ask", "auto"] as const;
 /** Who approves tool calls: nobody may change anything (plan), the user (ask), nobody needs to (auto). */
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 
-/** One OpenAI-compatible endpoint in `providers`. */
+/** The reasoning efforts a provider may be asked for (which ones a model accepts is the provider's to say). */
+export const REASONING_EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
+/** How hard a reasoning model thinks (`reasoning_effort`). */
+export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
+
+/** One OpenAI-compatible endpoint in `providers` (an entry named like a preset starts from the preset). */
 export interface ProviderSettings {
-  /** The endpoint, e.g. `https://api.openai.com/v1`. */
+  /** A preset to start from (`navi providers` lists them); default: the preset of the entry's name, if any. */
+  preset?: string;
+  /** The endpoint, e.g. `https://api.openai.com/v1` (default: the preset's). */
   base_url?: string;
-  /** The key, or `"$VAR"` to read it from that environment variable. */
+  /** The key, or `"$VAR"` to read it from that environment variable (default: the preset's variable). */
   api_key?: string;
   /** false: requests carry no `prompt_cache_key` (for servers that reject unknown fields); default true. */
   prompt_cache_key?: boolean;
+  /** `chat` (Chat Completions, default) or `responses` (OpenAI's Responses API, stateless). */
+  api?: "chat" | "responses";
+  /** The reasoning effort requests ask for (a model's `models.<name>.reasoning_effort` wins). */
+  reasoning_effort?: ReasoningEffort;
+  /**
+   * `anthropic`: mark the stable prefix with `cache_control` breakpoints (Anthropic models behind a gateway);
+   * false: never. Default: on for OpenRouter model ids starting with `anthropic/`.
+   */
+  cache_control?: "anthropic" | false;
 }
 
 /** One entry of `mcp_servers`: exactly one of `command` (stdio) or `url` (Streamable HTTP). */
@@ -133,6 +149,8 @@ export interface ModelSettings {
   context_window?: number;
   /** The most tokens one answer may have; kept free of the prompt. */
   max_output_tokens?: number;
+  /** The reasoning effort requests with this model ask for (beats the provider's). */
+  reasoning_effort?: ReasoningEffort;
 }
 
 /**
@@ -167,11 +185,21 @@ export interface NotifySettings {
   after_s?: number;
 }
 
+/**
+ * The `compat` section: which other agents' folders navi reads besides its own `.navi/` (both on by default).
+ */
+export interface CompatSettings {
+  /** Claude Code's: `.mcp.json`, `.claude/commands`, `.claude/skills`, `~/.claude/commands`, `~/.claude/skills`. */
+  claude?: boolean;
+  /** The open Agent Skills folders: `.agents/skills`, `~/.agents/skills`. */
+  agents?: boolean;
+}
+
 /** A validated config.json (`$NAVI_HOME/config.json`). Every field is optional. */
 export interface Config {
   /** OpenAI-compatible endpoints by name. */
   providers?: Record<string, ProviderSettings>;
-  /** The provider to use (default: the only one, else the OPENAI_* variables). */
+  /** The provider to use: a `providers` entry or a preset (default: the only entry, else the OPENAI_* variables). */
   provider?: string;
   /** The model to use. */
   model?: string;
@@ -200,4 +228,6 @@ export interface Config {
    * off (default on, after 10 s).
    */
   notify?: boolean | NotifySettings;
+  /** Which other agents' folders are read (`.claude/`, `.agents/`, `.mcp.json`). */
+  compat?: CompatSettings;
 }

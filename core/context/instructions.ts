@@ -121,7 +121,15 @@ export function loadInstructions(opts: { workspace: string; home: string }): Ins
   return instructionsText(findInstructionFiles(opts));
 }
 
-/** Whether a message is the project-instructions message navi puts after the system prompt. */
+/** The openings of the message after the system prompt: project instructions, else the skills block. */
+const HEAD_OPENINGS = [OPEN, "<available-skills>"];
+
+/**
+ * Whether a message is the project-instructions message navi puts after the system prompt (the instructions
+ * and the skills block, or either alone).
+ */
 export function isInstructionsMessage(message: { role: string; content?: unknown }): boolean {
-  return message.role === "user" && typeof message.content === "string" && message.content.startsWith(OPEN);
+  const { content } = message;
+  return message.role === "user" && typeof content === "string" &&
+    HEAD_OPENINGS.some((o) => content.startsWith(o));
 }

@@ -59,11 +59,13 @@ export class McpConnection {
       call: (tool, args, o) => this.call(tool, args, o),
       claims: opts.claims,
     });
+    const clock = opts.clock;
     this.#breaker = new CircuitBreaker({
       threshold: opts.timing.breakerThreshold,
       cooldownMs: opts.timing.breakerCooldownMs,
+      now: clock && (() => clock.now()),
     });
-    this.#reconnect = new Reconnector(opts.timing, () => void this.connect());
+    this.#reconnect = new Reconnector(opts.timing, () => void this.connect(), clock);
     this.#tools = new ListRefresher(async () => {
       const client = this.#client;
       if (client) this.#apply(client, await listAll(client, this.#connectTimeoutMs));
@@ -242,6 +244,7 @@ export class McpConnection {
       config: this.config.oauth,
       env: this.#opts.env,
       onSecret: this.#opts.onSecret,
+      clock: this.#opts.clock,
       ...(openUrl
         ? {
           interactive: {

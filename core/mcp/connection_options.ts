@@ -1,4 +1,5 @@
 // What the connections of one navi process share, and where each server stands.
+import type { Clock } from "../clock/mod.ts";
 import type { Redactor } from "../output/mod.ts";
 import type { Elicit } from "./client.ts";
 import type { NameClaims } from "./names.ts";
@@ -18,6 +19,8 @@ export interface ConnectionOptions {
   env: { get(key: string): string | undefined; toObject(): Record<string, string> };
   /** Reconnect and circuit-breaker timing. */
   timing: McpTiming;
+  /** The clock of reconnect delays, the circuit breaker and OAuth token expiry (default the system clock). */
+  clock?: Clock;
   /** Answers servers' elicitation requests; without it they are declined. */
   elicit?: Elicit;
   /** Redacts secrets from what is logged of a server (its stderr). */

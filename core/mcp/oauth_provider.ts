@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from "../clock/mod.ts";
 import type { McpOAuthConfig } from "../config/mod.ts";
 import { resolveEnvRef } from "../output/mod.ts";
 import { LoopbackRedirect } from "./oauth_redirect.ts";
@@ -31,8 +32,8 @@ export interface OAuthProviderOptions {
    * stored tokens until new ones arrive (an explicit `navi mcp login`).
    */
   interactive?: { openUrl: OpenUrl; timeoutMs: number; forceLogin?: boolean };
-  /** The clock (tests move it). */
-  now?: () => number;
+  /** The clock of token expiry and of the login's time limit (default the system clock; tests move it). */
+  clock?: Clock;
 }
 
 /**
@@ -58,6 +59,10 @@ export class NaviOAuthProvider implements OAuthProvider {
     this.#store = new TokenStore(opts.home, { name: opts.server, url: opts.url });
     if (!opts.interactive?.forceLogin) this.#adopt(this.#store.read().tokens);
     this.#secret(resolveEnvRef(opts.config?.client_secret, opts.env));
+  }
+
+  get #clock(): Clock {
+    return this.#o.clock ?? systemClock;
   }
 
   /** The server's token store. */
@@ -145,7 +150,7 @@ export class NaviOAuthProvider implements OAuthProvider {
 
   /** Store new tokens from a code exchange. */
   async saveTokens(tokens: Tokens): Promise<void> {
-    const now = (this.#o.now ?? Date.now)();
+    const now = this.#clock.now();
     const stored: StoredTokens = {
       ...tokens,
       issued_at: now,
@@ -160,7 +165,7 @@ export class NaviOAuthProvider implements OAuthProvider {
   async redirectToAuthorization(url: URL): Promise<void> {
     const interactive = this.#o.interactive;
     if (!interactive) throw this.#loginRequired();
-    this.#pending = this.#redirect!.expect(this.#state, interactive.timeoutMs);
+    this.#pending = this.#redirect!.expect(this.#state, interactive.timeoutMs, this.#clock);
     this.#pending.catch(() => {});
     await interactive.openUrl(url);
   }
@@ -213,7 +218,7 @@ export class NaviOAuthProvider implements OAuthProvider {
   async refresh(opts: { rejected?: string }): Promise<boolean> {
     const outcome = await refreshTokens(this.#store, {
       url: this.#o.url,
-      now: this.#o.now,
+      now: () => this.#clock.now(),
       known: this.#tokens?.access_token,
       rejected: opts.rejected,
       refused: this.#failedRefresh?.token,
@@ -256,7 +261,7 @@ export class NaviOAuthProvider implements OAuthProvider {
     if (!t.expires_at) return false;
     const lifetime = t.expires_at - (t.issued_at ?? t.expires_at);
     const margin = Math.min(60_000, Math.max(0, lifetime / 2));
-    return (this.#o.now ?? Date.now)() >= t.expires_at - margin;
+    return this.#clock.now() >= t.expires_at - margin;
   }
 
   #storedRedirect(): string | undefined {

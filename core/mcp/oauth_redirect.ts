@@ -1,3 +1,5 @@
+import { type Clock, systemClock } from "../clock/mod.ts";
+
 /** Why a login did not complete (timed out, denied, a forged redirect). */
 export class LoginError extends Error {}
 
@@ -30,18 +32,18 @@ export class LoopbackRedirect {
 
   /**
    * The authorization code of the next redirect carrying `state`; rejects with a LoginError when the
-   * authorization server reports an error or nothing arrives within `timeoutMs`.
+   * authorization server reports an error or nothing arrives within `timeoutMs` (on `clock`).
    */
-  expect(state: string, timeoutMs: number): Promise<string> {
+  expect(state: string, timeoutMs: number, clock: Clock = systemClock): Promise<string> {
     void this.url;
     this.#waiting?.reject(new LoginError("superseded by a newer login attempt"));
     return new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(
+      const timer = clock.setTimeout(
         () => done(() => reject(new LoginError(`no login within ${seconds(timeoutMs)} s`))),
         timeoutMs,
       );
       const done = (fn: () => void) => {
-        clearTimeout(timer);
+        clock.clearTimeout(timer);
         this.#waiting = undefined;
         fn();
       };

@@ -1,3 +1,5 @@
+import { type Clock, systemClock } from "../clock/mod.ts";
+
 /** Timing of reconnects and the circuit breaker (tests shorten them). */
 export interface McpTiming {
   /** Delay before the first reconnect attempt; it doubles with every attempt (with jitter). */
@@ -34,14 +36,16 @@ export function backoffDelay(
 export class Reconnector {
   #timing: McpTiming;
   #connect: () => void;
+  #clock: Clock;
   #attempts = 0;
-  #timer?: ReturnType<typeof setTimeout>;
+  #timer?: number;
   #stopped = false;
 
-  /** `connect` is run for each attempt; `timing` sets the delays and the attempt limit. */
-  constructor(timing: McpTiming, connect: () => void) {
+  /** `connect` is run for each attempt; `timing` sets the delays and the attempt limit, on `clock`. */
+  constructor(timing: McpTiming, connect: () => void, clock: Clock = systemClock) {
     this.#timing = timing;
     this.#connect = connect;
+    this.#clock = clock;
   }
 
   /** Try again after the next backoff delay (no-op while one is pending, after stop, or when attempts ran out). */
@@ -49,7 +53,7 @@ export class Reconnector {
     if (this.#stopped || this.#timer || this.#attempts >= this.#timing.maxReconnects) return;
     const delay = backoffDelay(this.#attempts, this.#timing);
     this.#attempts++;
-    this.#timer = setTimeout(() => {
+    this.#timer = this.#clock.setTimeout(() => {
       this.#timer = undefined;
       this.#connect();
     }, delay);
@@ -63,7 +67,7 @@ export class Reconnector {
   /** Never try again; cancels a pending attempt. */
   stop(): void {
     this.#stopped = true;
-    clearTimeout(this.#timer);
+    this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
   }
 }

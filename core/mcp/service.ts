@@ -33,6 +33,8 @@ export interface McpServiceOptions {
   version: string;
   /** Stdio servers started early, adopted by their connections when the config still describes them. */
   early?: EarlyServers;
+  /** Reads the config `reload` applies (default: `$NAVI_HOME/config.json`; the app merges a project in). */
+  loadConfig?: () => Promise<Config>;
 }
 
 /** How long a model request waits for MCP tool-list refreshes a server already announced. */
@@ -134,7 +136,7 @@ export class McpService {
   /** Read config.json again and reconnect every server from it; new header and env secrets are redacted. */
   async reload(): Promise<void> {
     const { loadConfig } = await import("../config/mod.ts");
-    const config = await loadConfig(this.#opts.home);
+    const config = await (this.#opts.loadConfig?.() ?? loadConfig(this.#opts.home));
     this.#opts.secrets.addConfig(config, this.#opts.env);
     this.#servers = config.mcp_servers ?? {};
     if (this.#manager) await this.#manager.reload(this.#servers);

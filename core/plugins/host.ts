@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from "../clock/mod.ts";
 import type { WorkerPermissions } from "./permissions.ts";
 import type { FromWorker, InitMessage, ToolDefinitionData, ToWorker } from "./protocol.ts";
 import type { ToolResult } from "../tool/mod.ts";
@@ -33,6 +34,8 @@ export interface PluginWorkerOptions {
   fault(message: string): void;
   /** A worker was started (`why`: registration or call). */
   started(why: string): void;
+  /** The clock of the time limits, the stop grace and the idle timeout (default the system clock). */
+  clock?: Clock;
 }
 
 type Pending = (result: ToolResult) => void;
@@ -45,12 +48,14 @@ export class PluginWorker {
   #fail?: (err: Error) => void;
   #pending = new Map<number, Pending>();
   #next = 0;
-  #idle?: ReturnType<typeof setTimeout>;
+  #idle?: number;
   #flushed?: () => void;
+  #clock: Clock;
 
   /** A host for the plugin `opts.name`; nothing starts until `start` or `call`. */
   constructor(opts: PluginWorkerOptions) {
     this.#opts = opts;
+    this.#clock = opts.clock ?? systemClock;
   }
 
   /** Whether a worker is running (or starting). */
@@ -69,6 +74,7 @@ export class PluginWorker {
 
   async #boot(why: string): Promise<Registration> {
     const { name, loadTimeoutMs } = this.#opts;
+    const clock = this.#clock;
     const init = await this.#opts.prepare();
     const worker = new Worker(await this.#opts.bootUrl(), {
       type: "module",
@@ -77,10 +83,10 @@ export class PluginWorker {
     } as WorkerOptions);
     this.#worker = worker;
     this.#opts.started(why);
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timer: number | undefined;
     const ready = new Promise<Registration>((resolve, reject) => {
       this.#fail = reject;
-      timer = setTimeout(() => reject(new Error("the plugin worker did not start")), BOOT_TIMEOUT_MS);
+      timer = clock.setTimeout(() => reject(new Error("the plugin worker did not start")), BOOT_TIMEOUT_MS);
       worker.onerror = (e) => {
         e.preventDefault();
         this.#fault("error", e.message);
@@ -89,8 +95,8 @@ export class PluginWorker {
         const msg = e.data;
         if (!msg || typeof msg !== "object") return;
         if (msg.type === "booted" && timer !== undefined) {
-          clearTimeout(timer);
-          timer = setTimeout(
+          clock.clearTimeout(timer);
+          timer = clock.setTimeout(
             () =>
               reject(
                 new Error(
@@ -110,7 +116,7 @@ export class PluginWorker {
     try {
       return await ready;
     } finally {
-      clearTimeout(timer);
+      clock.clearTimeout(timer);
       this.#fail = undefined;
       this.#touch();
     }
@@ -161,8 +167,9 @@ export class PluginWorker {
     await this.start();
     if (opts.signal.aborted) return { ok: false, error: "Aborted by the user" };
     const id = ++this.#next;
-    clearTimeout(this.#idle);
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    const clock = this.#clock;
+    clock.clearTimeout(this.#idle);
+    let timer: number | undefined;
     let onAbort: (() => void) | undefined;
     let cancelled = false;
     try {
@@ -171,10 +178,10 @@ export class PluginWorker {
         const cancel = (reason: string) => {
           if (cancelled) return;
           cancelled = true;
-          clearTimeout(timer);
+          clock.clearTimeout(timer);
           this.#pending.set(id, () => resolve({ ok: false, error: reason }));
           this.#post({ type: "abort", id, reason });
-          timer = setTimeout(() => {
+          timer = clock.setTimeout(() => {
             if (!this.#pending.has(id)) return;
             this.#opts.log(`[plugin ${this.#opts.name}] ${tool} did not stop; its worker was ended`);
             this.stop(`the plugin's worker was ended: ${tool} did not stop when it was cancelled`);
@@ -182,11 +189,14 @@ export class PluginWorker {
         };
         onAbort = () => cancel("Aborted by the user");
         opts.signal.addEventListener("abort", onAbort, { once: true });
-        timer = setTimeout(() => cancel(`${tool} timed out after ${opts.timeoutMs} ms`), opts.timeoutMs);
+        timer = clock.setTimeout(
+          () => cancel(`${tool} timed out after ${opts.timeoutMs} ms`),
+          opts.timeoutMs,
+        );
         this.#post({ type: "call", id, tool, args });
       });
     } finally {
-      clearTimeout(timer);
+      clock.clearTimeout(timer);
       opts.signal.removeEventListener("abort", onAbort!);
       this.#pending.delete(id);
       this.#touch();
@@ -199,26 +209,27 @@ export class PluginWorker {
    */
   async flush(ms = FLUSH_MS): Promise<void> {
     if (!this.#worker || this.#pending.size) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    const clock = this.#clock;
+    let timer: number | undefined;
     await new Promise<void>((resolve) => {
       this.#flushed = resolve;
-      timer = setTimeout(resolve, ms);
+      timer = clock.setTimeout(resolve, ms);
       this.#post({ type: "flush" });
     });
-    clearTimeout(timer);
+    clock.clearTimeout(timer);
     this.#flushed = undefined;
   }
 
   #touch(): void {
-    clearTimeout(this.#idle);
+    this.#clock.clearTimeout(this.#idle);
     if (!this.#worker || this.#pending.size) return;
-    this.#idle = setTimeout(() => this.stop(), this.#opts.idleMs);
-    Deno.unrefTimer(Number(this.#idle));
+    this.#idle = this.#clock.setTimeout(() => this.stop(), this.#opts.idleMs);
+    this.#clock.unref?.(this.#idle);
   }
 
   /** End the worker now; calls still running get `reason` as their error. */
   stop(reason = "the plugin worker was stopped"): void {
-    clearTimeout(this.#idle);
+    this.#clock.clearTimeout(this.#idle);
     this.#worker?.terminate();
     this.#worker = undefined;
     this.#ready = undefined;

@@ -1,3 +1,4 @@
+import type { Clock } from "../clock/mod.ts";
 import type { PluginSettings } from "../config/mod.ts";
 import type { PluginPermissions } from "./api.ts";
 import { type CacheEntry, PluginCache, validDefinition } from "./cache.ts";
@@ -51,9 +52,15 @@ export interface PluginLoaderOptions {
   childEnv?: () => Record<string, string>;
   /** A line for `$NAVI_HOME/logs/plugins.log`. */
   log?: (message: string) => void;
+  /** Plugin folders of a trusted project (`.navi/plugins/`), loaded after the user's; reported by full path. */
+  projectDirs?: string[];
+  /** The clock of the workers' time limits and idle timeouts (default the system clock). */
+  clock?: Clock;
 }
 
 interface Entry {
+  /** The folder the plugin is in. */
+  dir: string;
   source: PluginSource;
   key: string;
   grant: PluginPermissions;
@@ -97,23 +104,34 @@ export class PluginLoader {
   /** Load (or reload) every plugin in name order. Unchanged plugins keep their definitions and workers. */
   async load(): Promise<PluginReport[]> {
     this.#registry.unregisterWhere((_t, s) => s.kind === "plugin");
-    const dir = pluginsDir(this.#opts.home);
-    const names = discoverPlugins(dir);
+    const found = this.#discover();
+    const names = found.map((f) => f.file);
     const previous = this.#entries;
     this.#entries = new Map();
-    const loaded = await this.#pool(names, async (name): Promise<Entry> => {
+    const loaded = await this.#pool(names, async (file): Promise<Entry> => {
+      const { dir, name } = found.find((f) => f.file === file)!;
       const source = await readPlugin(dir, name);
       const key = await this.#key(source);
-      const before = previous.get(name);
+      const before = previous.get(file);
       if (before?.key === key) return before;
       const cached = this.#cache.read(source.stem, key);
-      if (cached) return this.#entry(source, cached);
-      return await this.#register(source, key);
+      if (cached) return this.#entry(dir, source, cached);
+      return await this.#register(dir, source, key);
     });
     this.reports = names.map((file, i) => this.#install(file, loaded[i]));
     const kept = new Set(this.#entries.values());
     for (const old of previous.values()) if (!kept.has(old)) old.worker.stop("the plugin was reloaded");
     return this.reports;
+  }
+
+  /** The plugins of the user's folder, then of each trusted project folder (those by their full path). */
+  #discover(): { dir: string; name: string; file: string }[] {
+    const user = pluginsDir(this.#opts.home);
+    const out = discoverPlugins(user).map((name) => ({ dir: user, name, file: name }));
+    for (const dir of this.#opts.projectDirs ?? []) {
+      for (const name of discoverPlugins(dir)) out.push({ dir, name, file: `${dir}/${name}` });
+    }
+    return out;
   }
 
   #install(file: string, outcome: Entry | Error): PluginReport {
@@ -167,8 +185,15 @@ export class PluginLoader {
     return sha256(JSON.stringify([version, source.hash, permissions ?? null, config ?? null, workspace]));
   }
 
-  #entry(source: PluginSource, cached: CacheEntry, compiled?: CompiledPlugin): Entry {
-    const entry = { source, key: cached.key, grant: cached.grant, tools: cached.tools, compiled } as Entry;
+  #entry(dir: string, source: PluginSource, cached: CacheEntry, compiled?: CompiledPlugin): Entry {
+    const entry = {
+      dir,
+      source,
+      key: cached.key,
+      grant: cached.grant,
+      tools: cached.tools,
+      compiled,
+    } as Entry;
     if (!compiled && Array.isArray(cached.modules)) entry.modules = cached.modules;
     const userHome = this.#opts.userHome ?? Deno.env.get("HOME") ?? "/";
     const env = this.#opts.childEnv?.() ?? {};
@@ -192,6 +217,7 @@ export class PluginLoader {
       }),
       loadTimeoutMs: this.#opts.timeoutMs ?? 5000,
       idleMs: this.#opts.idleMs ?? 300_000,
+      clock: this.#opts.clock,
       log: (line) => this.#opts.log?.(line),
       fault: (message) => {
         for (const fn of this.#listeners) fn({ plugin: source.name, message });
@@ -207,7 +233,7 @@ export class PluginLoader {
   async #modules(entry: Entry): Promise<ModuleText[]> {
     if (entry.compiled) return entry.compiled.modules;
     const { source } = entry;
-    const now = await readPlugin(pluginsDir(this.#opts.home), source.name);
+    const now = await readPlugin(entry.dir, source.name);
     if (now.hash !== source.hash) {
       throw new Error(`${source.name} changed since it was loaded; run /plugins reload`);
     }
@@ -225,10 +251,10 @@ export class PluginLoader {
   }
 
   /** Evaluate a plugin in a registration worker, check and cache its definitions, end the worker. */
-  async #register(source: PluginSource, key: string): Promise<Entry> {
+  async #register(dir: string, source: PluginSource, key: string): Promise<Entry> {
     const compiled = (await COMPILE()).compilePlugin(source);
     const grant = this.#section(source.stem).permissions ?? compiled.declared ?? DEFAULT_PERMISSIONS;
-    const entry = this.#entry(source, { key, grant, tools: [] }, compiled);
+    const entry = this.#entry(dir, source, { key, grant, tools: [] }, compiled);
     try {
       const reg = await entry.worker.start("registration");
       if (JSON.stringify(reg.permissions ?? null) !== JSON.stringify(compiled.declared)) {

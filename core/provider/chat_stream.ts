@@ -1,6 +1,6 @@
-import { EventSourceParserStream } from "eventsource-parser/stream";
-import type { ChatCompletionChunk } from "openai/resources/chat/completions";
+import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { abortError } from "./retry.ts";
+import type { Chunk } from "./messages.ts";
 
 /** What reading one streamed response needs. */
 export interface ReadOptions {
@@ -14,66 +14,93 @@ export interface ReadOptions {
   fail(message: string): Error;
 }
 
+/** One server-sent event; `tail` when the body ended before the blank line that closes it. */
+export interface SseEvent extends EventSourceMessage {
+  tail?: boolean;
+}
+
 /**
- * The chunks of a streamed Chat Completions response body. The stream must be complete: a body that ends
- * before a `finish_reason` or before `data: [DONE]`, or breaks off, throws `fail(...)` after the chunks that
- * arrived; an abort throws an `AbortError` (the openai SDK's own iterator returns quietly on both).
+ * The server-sent events of a response body. The last event counts even without its closing blank line
+ * (some gateways end the body right after `data: [DONE]\n`); such an event is marked `tail`. A body that
+ * breaks off throws `fail(...)`, an abort throws an `AbortError`.
  */
-export async function* readChatStream(
+export async function* readEvents(
   body: ReadableStream<Uint8Array>,
   opts: ReadOptions,
-): AsyncGenerator<ChatCompletionChunk> {
-  const { signal, where } = opts;
-  const events = body.pipeThrough(new TextDecoderStream()).pipeThrough(
-    new EventSourceParserStream({ onError: "terminate", maxBufferSize: 16 * 1024 * 1024 }),
-  );
-  const reader = events.getReader();
-  let finished = false;
-  let done = false;
+): AsyncGenerator<SseEvent> {
+  const queue: SseEvent[] = [];
+  let tail = false;
+  const parser = createParser({
+    onEvent: (event) => queue.push(tail ? { ...event, tail } : event),
+    maxBufferSize: 16 * 1024 * 1024,
+  });
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let last = "";
   try {
-    while (!done) {
-      let next: ReadableStreamReadResult<{ event?: string; data: string }>;
+    while (true) {
+      let next: ReadableStreamReadResult<string>;
       try {
         next = await reader.read();
       } catch (err) {
-        if (signal.aborted) throw abortError(signal);
-        throw opts.fail(`the response stream from ${where} broke off: ${opts.scrub(reason(err))}`);
+        if (opts.signal.aborted) throw abortError(opts.signal);
+        throw opts.fail(`the response stream from ${opts.where} broke off: ${opts.scrub(reason(err))}`);
       }
       if (next.done) break;
-      const { event, data } = next.value;
-      if (data.trim() === "[DONE]") {
-        done = true;
-        continue;
-      }
-      const chunk = parse(data, opts);
-      if (event === "error" || chunk.error) {
-        const message = chunk.error?.message ?? chunk.message ?? data;
-        throw opts.fail(
-          `API error from ${where} in the response stream: ${oneLine(opts.scrub(String(message)))}`,
-        );
-      }
-      if (chunk.choices?.some((c) => c.finish_reason)) finished = true;
-      yield chunk;
+      if (next.value) last = next.value;
+      parser.feed(next.value);
+      yield* queue.splice(0);
     }
-    if (signal.aborted) throw abortError(signal);
-    if (!finished) {
-      throw opts.fail(
-        `the response stream from ${where} ended before the answer was complete (no finish_reason)`,
-      );
-    }
-    if (!done) throw opts.fail(`the response stream from ${where} ended without data: [DONE]`);
+    tail = true;
+    parser.feed(last.endsWith("\n") || last.endsWith("\r") ? "\n" : "\n\n");
+    yield* queue.splice(0);
   } finally {
     reader.cancel().catch(() => {});
   }
 }
 
-type Parsed = ChatCompletionChunk & { error?: { message?: string }; message?: string };
+/**
+ * The chunks of a streamed Chat Completions response body. The stream is complete once a `finish_reason`
+ * arrived and the body ended, with or without `data: [DONE]`; a body that ends before any `finish_reason`, or
+ * breaks off, throws `fail(...)` after the chunks that arrived; an abort throws an `AbortError` (the openai
+ * SDK's own iterator returns quietly on both).
+ */
+export async function* readChatStream(
+  body: ReadableStream<Uint8Array>,
+  opts: ReadOptions,
+): AsyncGenerator<Chunk> {
+  const { signal, where } = opts;
+  let finished = false;
+  for await (const { event, data, tail } of readEvents(body, opts)) {
+    if (data.trim() === "[DONE]") continue;
+    const chunk = parse(data, opts, tail);
+    if (!chunk) continue;
+    if (event === "error" || chunk.error) {
+      const message = (chunk.error as { message?: string } | undefined)?.message ?? chunk.message ?? data;
+      throw opts.fail(
+        `API error from ${where} in the response stream: ${oneLine(opts.scrub(String(message)))}`,
+      );
+    }
+    if (chunk.choices?.some((c) => c.finish_reason)) finished = true;
+    yield chunk;
+  }
+  if (signal.aborted) throw abortError(signal);
+  if (!finished) {
+    throw opts.fail(
+      `the response stream from ${where} ended before the answer was complete (no finish_reason)`,
+    );
+  }
+}
 
-function parse(data: string, opts: ReadOptions): Parsed {
+/**
+ * One event's data as a JSON object. A `tail` event that is not valid JSON is the cut end of a stream, not a
+ * bad event: it is dropped (undefined) and the completeness check decides.
+ */
+export function parse(data: string, opts: ReadOptions, tail = false): Chunk | undefined {
   try {
     const value = JSON.parse(data);
     if (value && typeof value === "object") return value;
   } catch (err) {
+    if (tail) return undefined;
     throw opts.fail(`bad response from ${opts.where}: ${oneLine(opts.scrub(reason(err)))}`);
   }
   throw opts.fail(`bad response from ${opts.where}: a stream event is not a JSON object`);
@@ -83,6 +110,7 @@ function reason(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-function oneLine(text: string): string {
+/** `text` on one line: runs of white space as one space. */
+export function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }

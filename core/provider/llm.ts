@@ -1,18 +1,17 @@
 import type OpenAI from "openai";
-import type { ChatCompletionChunk } from "openai/resources/chat/completions";
+import { type Clock, systemClock } from "../clock/mod.ts";
 import { readChatStream } from "./chat_stream.ts";
 import type { Config } from "../config/mod.ts";
-import { type ProviderChoice, resolveProvider } from "./choice.ts";
+import { type ProviderChoice, type ProviderOverrides, resolveProvider } from "./choice.ts";
 import type { OpenAITool } from "../tool/mod.ts";
 import { DEFAULT_RETRY, planRetry, type RetryInfo, type RetryPolicy, sleep } from "./retry.ts";
-import type { Message } from "./messages.ts";
-
-/** One streamed piece of a model response (the openai SDK's ChatCompletionChunk). */
-export type Chunk = ChatCompletionChunk;
+import type { Chunk, Message, ResponseOrigin } from "./messages.ts";
+import { readResponsesStream, responsesInput, responsesTools } from "./responses.ts";
+import { cacheBreakpoints, chatMessages } from "./wire.ts";
 
 /** One model request. */
 export interface ChatRequest {
-  /** The conversation to send, system prompt first. */
+  /** The conversation to send, system prompt first (as stored: the provider layer shapes it per provider). */
   messages: readonly Message[];
   /** The tools the model may call; empty sends none. */
   tools: readonly OpenAITool[];
@@ -26,12 +25,14 @@ export interface ChatRequest {
 export interface ChatOptions {
   /** A failed request is about to be retried after a wait (announce it: the wait can be long). */
   onRetry?(info: RetryInfo): void;
+  /** The provider answered: which provider, model and API the response comes from (before the first chunk). */
+  onOpen?(origin: ResponseOrigin): void;
 }
 
 /**
- * Streams one complete model response. Throws ApiError when the request fails (after retries) and when the
- * stream breaks off or ends without `finish_reason` or `[DONE]` (after yielding what arrived); throws an
- * `AbortError` when `signal` aborts, at any moment.
+ * Streams one complete model response as Chat Completions chunks, whichever API the provider speaks. Throws
+ * ApiError when the request fails (after retries) and when the stream breaks off or ends incomplete (after
+ * yielding what arrived); throws an `AbortError` when `signal` aborts, at any moment.
  */
 export type ChatFn = (req: ChatRequest, signal: AbortSignal, opts?: ChatOptions) => AsyncIterable<Chunk>;
 
@@ -64,23 +65,26 @@ export class ApiError extends Error {
 export class LlmClient {
   #config: Config;
   #env: { get(key: string): string | undefined };
+  #clock: Clock;
   #clients = new Map<string, OpenAI>();
-  /** Provider and model that beat config.json (flags, `/model`); read at every request. */
-  overrides: { provider?: string; model?: string };
+  /** Provider, model and effort that beat config.json (flags, `/model`, `/effort`); read at every request. */
+  overrides: ProviderOverrides;
   /** Which failed requests are retried, how often and how long navi waits at most (config `retry`). */
   retry: RetryPolicy;
 
   /**
    * Requests go where `config` and `opts` say (`provider`, `model`; without a provider in config, the
-   * `OPENAI_*` variables of `opts.env`, default Deno.env); retries follow config `retry`, else the defaults.
+   * `OPENAI_*` variables of `opts.env`, default Deno.env); retries follow config `retry`, else the defaults,
+   * and wait on `opts.clock` (default the system clock).
    */
   constructor(
     config: Config,
-    opts: { provider?: string; model?: string; env?: { get(key: string): string | undefined } } = {},
+    opts: ProviderOverrides & { env?: { get(key: string): string | undefined }; clock?: Clock } = {},
   ) {
     this.#config = config;
     this.#env = opts.env ?? Deno.env;
-    this.overrides = { provider: opts.provider, model: opts.model };
+    this.#clock = opts.clock ?? systemClock;
+    this.overrides = { provider: opts.provider, model: opts.model, effort: opts.effort };
     this.retry = {
       maxRetries: config.retry?.max_retries ?? DEFAULT_RETRY.maxRetries,
       maxWaitMs: (config.retry?.max_wait_s ?? DEFAULT_RETRY.maxWaitMs / 1000) * 1000,
@@ -122,7 +126,9 @@ export class LlmClient {
     const client = await this.#client(choice);
     const response = await this.#open(client, { choice, req, signal, onRetry: opts.onRetry });
     const scrub = scrubber(choice);
-    yield* readChatStream(response.body!, {
+    opts.onOpen?.({ provider: choice.name, model: choice.model, api: choice.api ?? "chat" });
+    const read = choice.api === "responses" ? readResponsesStream : readChatStream;
+    yield* read(response.body!, {
       signal,
       where: where(choice),
       scrub,
@@ -137,31 +143,26 @@ export class LlmClient {
   ): Promise<Response> {
     for (let attempt = 1;; attempt++) {
       try {
-        return await client.chat.completions.create(
-          {
-            model: r.choice.model,
-            messages: r.req.messages as unknown as OpenAI.ChatCompletionMessageParam[],
-            ...(r.req.tools.length ? { tools: r.req.tools as OpenAI.ChatCompletionTool[] } : {}),
-            ...(r.req.tools.length && r.req.toolChoice ? { tool_choice: r.req.toolChoice } : {}),
-            stream: true,
-            stream_options: { include_usage: true },
-            ...(r.req.cacheKey && r.choice.promptCacheKey !== false
-              ? { prompt_cache_key: r.req.cacheKey }
-              : {}),
-          },
-          { signal: r.signal, maxRetries: 0 },
-        ).asResponse();
+        const options = { signal: r.signal, maxRetries: 0 };
+        return await (r.choice.api === "responses"
+          ? client.responses.create(responsesBody(r.choice, r.req) as never, options)
+          : client.chat.completions.create(chatBody(r.choice, r.req) as never, options)).asResponse();
       } catch (err) {
         const failure = await toApiError(err, r.choice);
         if (!(failure instanceof ApiError) || r.signal.aborted) throw failure;
-        const next = planRetry(failure, { attempt, policy: this.retry, provider: r.choice.name });
+        const next = planRetry(failure, {
+          attempt,
+          policy: this.retry,
+          provider: r.choice.name,
+          now: this.#clock.now(),
+        });
         if ("giveUp" in next) {
           throw next.note
             ? new ApiError(`${failure.message} ${next.note}`, failure.status, failure)
             : failure;
         }
         r.onRetry?.(next);
-        await sleep(next.waitMs, r.signal);
+        await sleep(next.waitMs, r.signal, this.#clock);
       }
     }
   }
@@ -176,6 +177,49 @@ export class LlmClient {
     }
     return client;
   }
+}
+
+/** The Chat Completions request body for `choice`: messages shaped for the provider, breakpoints, effort. */
+export function chatBody(choice: ProviderChoice, req: ChatRequest): Record<string, unknown> {
+  const origin: ResponseOrigin = { provider: choice.name, model: choice.model, api: "chat" };
+  let messages = chatMessages(req.messages, origin);
+  let tools = req.tools as unknown as Record<string, unknown>[];
+  if (choice.cacheControl === "anthropic") ({ tools, messages } = cacheBreakpoints(tools, messages));
+  return {
+    model: choice.model,
+    messages,
+    ...(tools.length ? { tools } : {}),
+    ...(tools.length && req.toolChoice ? { tool_choice: req.toolChoice } : {}),
+    ...(choice.effort ? effortField(choice) : {}),
+    stream: true,
+    stream_options: { include_usage: true },
+    ...(req.cacheKey && choice.promptCacheKey !== false ? { prompt_cache_key: req.cacheKey } : {}),
+  };
+}
+
+function effortField(choice: ProviderChoice): Record<string, unknown> {
+  return choice.openrouter ? { reasoning: { effort: choice.effort } } : { reasoning_effort: choice.effort };
+}
+
+/**
+ * The Responses request body for `choice`: stateless (`store: false`, the whole conversation as `input`,
+ * encrypted reasoning asked for and carried back), the tools in the Responses shape (the same array in, the
+ * same bytes out), `prompt_cache_key`, and the effort with reasoning summaries when one is set.
+ */
+export function responsesBody(choice: ProviderChoice, req: ChatRequest): Record<string, unknown> {
+  const origin: ResponseOrigin = { provider: choice.name, model: choice.model, api: "responses" };
+  const tools = responsesTools(req.tools as unknown as Record<string, unknown>[]);
+  return {
+    model: choice.model,
+    input: responsesInput(req.messages, origin),
+    ...(tools.length ? { tools } : {}),
+    ...(tools.length && req.toolChoice ? { tool_choice: req.toolChoice } : {}),
+    ...(choice.effort ? { reasoning: { effort: choice.effort, summary: "auto" } } : {}),
+    store: false,
+    include: ["reasoning.encrypted_content"],
+    stream: true,
+    ...(req.cacheKey && choice.promptCacheKey !== false ? { prompt_cache_key: req.cacheKey } : {}),
+  };
 }
 
 function where(choice: ProviderChoice): string {

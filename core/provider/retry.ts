@@ -1,3 +1,5 @@
+import { type Clock, systemClock } from "../clock/mod.ts";
+
 /** How failed model requests are retried: which failures, how long to wait, how long at most. */
 export interface RetryPolicy {
   /** Retries after the first try (default 3). */
@@ -49,15 +51,16 @@ export function retryable(failure: Failure): boolean {
 /**
  * What follows failed try number `attempt` (from 1): a retry after `waitMs` (the provider's wait, else
  * backoff, never more than the policy's bound), or giving up; `note` says why when the provider asks for a
- * longer wait than the policy allows.
+ * longer wait than the policy allows. `now` (ms since the epoch, default the current time) dates an HTTP-date
+ * `retry-after`.
  */
 export function planRetry(
   failure: Failure,
-  opts: { attempt: number; policy: RetryPolicy; provider: string },
+  opts: { attempt: number; policy: RetryPolicy; provider: string; now?: number },
 ): RetryInfo | { giveUp: true; note?: string } {
   const { attempt, policy } = opts;
   if (attempt > policy.maxRetries || !retryable(failure)) return { giveUp: true };
-  const asked = requestedWait(failure.headers);
+  const asked = requestedWait(failure.headers, opts.now);
   if (asked !== undefined && asked > policy.maxWaitMs) {
     const bound = seconds(policy.maxWaitMs);
     return {
@@ -101,15 +104,15 @@ export function seconds(ms: number): string {
   return ms < 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.ceil(ms / 1000)} s`;
 }
 
-/** Wait `ms`, or throw the signal's abort as soon as it fires. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/** Wait `ms` on `clock` (default the system clock), or throw the signal's abort as soon as it fires. */
+export function sleep(ms: number, signal: AbortSignal, clock: Clock = systemClock): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(abortError(signal));
     const onAbort = () => {
-      clearTimeout(timer);
+      clock.clearTimeout(timer);
       reject(abortError(signal));
     };
-    const timer = setTimeout(() => {
+    const timer = clock.setTimeout(() => {
       signal.removeEventListener("abort", onAbort);
       resolve();
     }, ms);

@@ -42,6 +42,8 @@ export interface RequestRecord {
   prompt_tokens: number;
   /** Prompt tokens served from the provider's cache. */
   cached_tokens: number;
+  /** Prompt tokens written to the provider's cache (Anthropic's cache_creation), when it reported any. */
+  cache_write_tokens?: number;
   /** The first part that differed from the previous request, when it did not extend that request's prefix. */
   break?: string;
   /** A compaction's summary request: its messages are the conversation plus the summary instruction. */

@@ -44,6 +44,8 @@ export class SessionError extends Error {}
 export interface SessionOptions {
   /** Applied to every serialized record before it is written (removes known secrets). */
   redact?: (text: string) => string;
+  /** The clock (ms since the epoch) for the session's id and timestamps (default `Date.now`). */
+  now?: () => number;
 }
 
 function lockSession(file: string): HeldLock {
@@ -62,7 +64,7 @@ function repairTornEnd(file: string, text: string): boolean {
   return true;
 }
 
-function newId(now = new Date()): string {
+function newId(now: Date): string {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
   return `${stamp}-${crypto.randomUUID().slice(0, 6)}`;
 }
@@ -76,6 +78,7 @@ export class Session {
   /** The conversation so far; change it through `addMessage`, which also writes the file. */
   messages: Message[] = [];
   #redact: (text: string) => string;
+  #now: () => number;
   #lock: HeldLock;
   /** Tokens used by this session's model requests, by model (read back on resume). */
   readonly usage: Record<string, Usage> = {};
@@ -85,6 +88,7 @@ export class Session {
     this.file = file;
     this.meta = meta;
     this.#redact = opts.redact ?? ((t) => t);
+    this.#now = opts.now ?? Date.now;
     this.#lock = opts.lock;
   }
 
@@ -92,7 +96,8 @@ export class Session {
   static create(home: string, meta: Omit<SessionMeta, "id" | "created">, opts: SessionOptions = {}): Session {
     const dir = join(home, "sessions");
     Deno.mkdirSync(dir, { recursive: true });
-    const full: SessionMeta = { id: newId(), created: new Date().toISOString(), ...meta };
+    const created = new Date((opts.now ?? Date.now)());
+    const full: SessionMeta = { id: newId(created), created: created.toISOString(), ...meta };
     const file = join(dir, `${full.id}.jsonl`);
     const s = new Session(file, full, { ...opts, lock: lockSession(file) });
     s.#write({ type: "meta", ...full });
@@ -208,17 +213,11 @@ export class Session {
   recordUsage(model: string, usage: Usage): void {
     if (!usage.total_tokens && !usage.prompt_tokens && !usage.completion_tokens) return;
     this.#addUsage(model, usage);
-    const { prompt_tokens, completion_tokens, total_tokens, cached_tokens } = usage;
-    this.#write({ type: "usage", model, prompt_tokens, completion_tokens, total_tokens, cached_tokens });
+    this.#write({ type: "usage", model, ...usage });
   }
 
-  #addUsage(model: string, usage: Usage): void {
-    addUsage(this.usage[model] ??= emptyUsage(), {
-      prompt_tokens: usage.prompt_tokens ?? 0,
-      completion_tokens: usage.completion_tokens ?? 0,
-      total_tokens: usage.total_tokens ?? 0,
-      cached_tokens: usage.cached_tokens ?? 0,
-    });
+  #addUsage(model: string, usage: Partial<Usage>): void {
+    addUsage(this.usage[model] ??= emptyUsage(), usage);
   }
 
   /** The todo list as last written (read back on resume). */
@@ -234,7 +233,7 @@ export class Session {
 
   /** Record one tool call for audit. */
   audit(record: AuditRecord): void {
-    this.#write({ type: "audit", at: new Date().toISOString(), ...record });
+    this.#write({ type: "audit", at: new Date(this.#now()).toISOString(), ...record });
   }
 
   /** The folder of this session's saved tool outputs (`sessions/<id>/outputs`). */

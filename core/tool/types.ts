@@ -59,12 +59,14 @@ export interface ToolContext {
   childEnv?(): Record<string, string>;
   /** Confines child processes (bash); absent only for direct library callers, which then run unconfined. */
   sandbox?: CommandSandbox;
-  /** Directories outside the workspace that may be read without asking (the session's saved outputs). */
+  /** Directories outside the workspace that may be read without asking (saved outputs, skill folders). */
   readable?: string[];
   /** The session's background shells (bash `run_in_background`, bash_output, kill_shell). */
   shells?: BackgroundShells;
   /** The session's todo list (todo_write). */
   todos?: TodoBoard;
+  /** The Agent Skills the conversation knows (the `skill` tool loads them). */
+  skills?: SkillLoader;
 }
 
 /** Where a todo item stands. */
@@ -152,6 +154,26 @@ export interface BackgroundShells {
   list(): ShellSummary[];
   /** For an id this run does not know: the log an earlier run of the session (before a resume) left, if any. */
   earlier?(id: string): string | undefined;
+}
+
+/** A skill's instructions as the `skill` tool returns them. */
+export interface LoadedSkill {
+  /** The skill's name. */
+  name: string;
+  /** Its SKILL.md. */
+  path: string;
+  /** Its folder: the files it mentions are relative to it. */
+  dir: string;
+  /** The body of SKILL.md, without the frontmatter. */
+  body: string;
+  /** The other files of its folder (relative paths). */
+  files: string[];
+}
+
+/** Loads skills by name for the `skill` tool. */
+export interface SkillLoader {
+  /** The skill `name`; throws an Error with a one-line reason when there is none the model may load. */
+  activate(name: string): Promise<LoadedSkill>;
 }
 
 /** How far a long call is. */

@@ -19,6 +19,8 @@ export interface CacheSummary {
   prompt_tokens: number;
   /** Of those, tokens served from the cache. */
   cached_tokens: number;
+  /** Prompt tokens written to the cache, where the provider reports them (Anthropic's cache_creation). */
+  cache_write_tokens: number;
   /** cached / prompt tokens; null before any prompt tokens were reported. */
   hit_ratio: number | null;
   /** Every request that did not extend the previous request's prefix. */
@@ -58,11 +60,16 @@ export class CacheStats {
     if (opts.previous) this.#previous = this.#serialize(opts.previous);
   }
 
-  /** The JSON of one tool or message as it is sent, and its length in UTF-8 bytes (cached per object). */
+  /**
+   * The JSON of one tool or message as it is sent, and its length in UTF-8 bytes (cached per object). A
+   * message's own `_` keys (navi's `_reasoning`, kept for the provider that produced it) are left out.
+   */
   part(value: object): { json: string; bytes: number } {
     let p = this.#parts.get(value);
     if (!p) {
-      const json = JSON.stringify(value);
+      const json = JSON.stringify(value, function (this: unknown, key, v) {
+        return this === value && key.startsWith("_") ? undefined : v;
+      });
       p = { json, bytes: encoder.encode(json).length };
       this.#parts.set(value, p);
     }
@@ -113,16 +120,19 @@ export class CacheStats {
   summary(): CacheSummary {
     let prompt = 0;
     let cached = 0;
+    let written = 0;
     const breaks: CacheBreak[] = [];
     this.#records.forEach((r, i) => {
       prompt += r.prompt_tokens;
       cached += r.cached_tokens;
+      written += r.cache_write_tokens ?? 0;
       if (r.break) breaks.push({ request: i + 1, at: r.break });
     });
     return {
       requests: this.#records.length,
       prompt_tokens: prompt,
       cached_tokens: cached,
+      cache_write_tokens: written,
       hit_ratio: prompt ? Math.round((cached / prompt) * 10_000) / 10_000 : null,
       breaks,
     };

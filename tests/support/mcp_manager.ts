@@ -6,7 +6,7 @@ import { ROOT, tempDir, toolContext } from "../helpers.ts";
 
 const SERVER = join(ROOT, "tests", "support", "mcp_test_server.ts");
 
-/** The test server over stdio; `serverArgs` go after the mode (`tool=<name>`, `delay=<ms>`). */
+/** The test server over stdio; `serverArgs` go after the mode (`tool=<name>`, `gate=<file>`). */
 export function stdioServer(
   extra: Partial<McpServerConfig> = {},
   serverArgs: string[] = [],
@@ -17,10 +17,11 @@ export function stdioServer(
 /** Sanitizers off: the servers' processes and streams outlive a test's last await by design. */
 export const MCP_TEST = { sanitizeOps: false, sanitizeResources: false };
 
-/** A started manager over `servers` with short reconnect timing. */
+/** A manager over `servers` with short reconnect timing, started unless `start` is false. */
 export async function testManager(
   servers: Record<string, McpServerConfig>,
   opts: Partial<McpManagerOptions> = {},
+  { start = true } = {},
 ) {
   const home = await tempDir();
   const registry = new ToolRegistry();
@@ -32,7 +33,7 @@ export async function testManager(
     timing: { reconnectBaseMs: 50, reconnectMaxMs: 200, breakerCooldownMs: 400 },
     ...opts,
   });
-  await m.start();
+  if (start) await m.start();
   return {
     m,
     registry,

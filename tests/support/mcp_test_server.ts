@@ -1,5 +1,6 @@
 // An MCP server for tests. `deno run -A tests/support/mcp_test_server.ts [stdio|exit] [tool=<name>]
-// [delay=<ms>]`: `tool=` adds a tool of that name (name collisions), `delay=` waits before serving.
+// [gate=<file>]`: `tool=` adds a tool of that name (name collisions), `gate=` waits until the file exists
+// (at most 30 s) before serving.
 // `buildServer()` for HTTP.
 import { z } from "zod";
 import { McpServer, StdioServerTransport } from "./mcp_sdk_server.ts";
@@ -140,8 +141,11 @@ if (import.meta.main) {
     console.error("test server: refusing to start");
     Deno.exit(1);
   }
-  const delay = Number(option("delay")[0] ?? 0);
-  if (delay) await new Promise((r) => setTimeout(r, delay));
+  const gate = option("gate")[0];
+  for (const end = Date.now() + 30_000; gate && Date.now() < end;) {
+    if (await Deno.stat(gate).then(() => true, () => false)) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
   console.error("test server: started");
   const token = Deno.env.get("SERVER_TOKEN");
   if (token) console.error(`test server: my token is ${token}`);

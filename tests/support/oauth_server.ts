@@ -3,6 +3,7 @@
 // endpoint with PKCE, single-use (rotating) refresh tokens and access tokens of `accessTtlS` seconds (60 by
 // default; `settings.accessTtlS` changes it for tokens issued later), and `/mcp` (the test server's tools)
 // behind bearer auth. `settings.refreshDelayMs` slows refresh answers (so that concurrent clients meet).
+// `now` is the clock of token lifetimes (default `Date.now`; a test's fake clock, or one running ahead).
 // Counts what clients did.
 import { buildServer } from "./mcp_test_server.ts";
 import { WebStandardStreamableHTTPServerTransport } from "./mcp_sdk_server.ts";
@@ -23,8 +24,9 @@ export interface OAuthCounts {
   unauthorized: number;
 }
 
-/** Start the server; `accessTtlS` sets the access-token lifetime. */
-export function startOAuthServer(opts: { accessTtlS?: number } = {}) {
+/** Start the server; `accessTtlS` sets the access-token lifetime, measured on `now`. */
+export function startOAuthServer(opts: { accessTtlS?: number; now?: () => number } = {}) {
+  const now = opts.now ?? Date.now;
   const counts: OAuthCounts = {
     registrations: 0,
     authorizations: 0,
@@ -41,7 +43,7 @@ export function startOAuthServer(opts: { accessTtlS?: number } = {}) {
   let base = "";
   const issue = () => {
     const token = { access_token: `at-${crypto.randomUUID()}`, refresh_token: `rt-${crypto.randomUUID()}` };
-    access.set(token.access_token, Date.now() + settings.accessTtlS * 1000);
+    access.set(token.access_token, now() + settings.accessTtlS * 1000);
     refresh.add(token.refresh_token);
     return Response.json({ ...token, token_type: "Bearer", expires_in: settings.accessTtlS, scope: "mcp" });
   };
@@ -107,7 +109,7 @@ export function startOAuthServer(opts: { accessTtlS?: number } = {}) {
       }
       if (url.pathname === "/mcp") {
         const bearer = req.headers.get("authorization")?.replace(/^Bearer /, "") ?? "";
-        if ((access.get(bearer) ?? 0) < Date.now()) {
+        if ((access.get(bearer) ?? 0) < now()) {
           counts.unauthorized++;
           return new Response(JSON.stringify({ error: "invalid_token" }), {
             status: 401,

@@ -8,7 +8,7 @@ const percent = (part: number, whole: number) => (whole ? `${Math.round((part / 
 export function usageLine(u: Usage): string {
   return `${u.prompt_tokens} in · cached ${u.cached_tokens}/${u.prompt_tokens} (${
     percent(u.cached_tokens, u.prompt_tokens)
-  }) · ${u.completion_tokens} out`;
+  }) · ${u.completion_tokens} out${u.reasoning_tokens ? ` (${u.reasoning_tokens} reasoning)` : ""}`;
 }
 
 /** `/cache`: the session's hit ratio, every request that broke the cached prefix, and tools kept outside the array. */
@@ -21,9 +21,9 @@ export function cacheReport(
   const lines = [
     `${s.requests} request${
       s.requests === 1 ? "" : "s"
-    } · prompt ${s.prompt_tokens} tokens · cached ${s.cached_tokens} · hit ratio ${
-      s.hit_ratio === null ? "n/a" : s.hit_ratio.toFixed(3)
-    }`,
+    } · prompt ${s.prompt_tokens} tokens · cached ${s.cached_tokens}${
+      s.cache_write_tokens ? ` · written ${s.cache_write_tokens}` : ""
+    } · hit ratio ${s.hit_ratio === null ? "n/a" : s.hit_ratio.toFixed(3)}`,
   ];
   if (s.breaks.length) {
     lines.push("requests that did not extend the previous request's prefix:");

@@ -4,10 +4,12 @@ import {
   type Conversation,
   costOf,
   expandMentions,
+  expandSlash,
   type ModelPrice,
   type NaviApp,
   preloadSdk,
   ProviderError,
+  type ReasoningEffort,
   startConversation,
   type Usage,
 } from "../../mod.ts";
@@ -24,6 +26,7 @@ export interface PrintOptions {
   outputFormat?: "text" | "json";
   provider?: string;
   model?: string;
+  effort?: ReasoningEffort;
   approval?: ApprovalMode;
   resume?: string;
   continue?: boolean;
@@ -58,7 +61,6 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
   };
   const piped = await Promise.race([readStdin(), aborted(trap.signal).then(() => "")]);
   if (trap.received) return stopped();
-  const full = piped.trim() ? `${prompt}\n\n${piped}` : prompt;
   const printer = terminalEvents({ mode: "print", out, err, style });
   const events = withPlanChecklist(printer, (items) => todoChecklist(items, { style }));
   app.plugins.subscribe((e) => err.write(`navi: ${e.message}\n`));
@@ -74,6 +76,13 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
     },
   });
   if (trap.received) return stopped();
+  const slash = prompt.startsWith("/")
+    ? await expandSlash(app, convo, prompt, { signal: trap.signal })
+    : undefined;
+  for (const note of slash?.notes ?? []) err.write(style.yellow(`navi: ${note}`) + "\n");
+  if (slash?.model) convo.llm.overrides.model = slash.model;
+  const text = slash?.text ?? prompt;
+  const full = piped.trim() ? `${text}\n\n${piped}` : text;
   const expanded = await expandMentions(full, app.mentions);
   for (const p of expanded.problems) err.write(style.yellow(`navi: warning: ${p}`) + "\n");
   if (expanded.attached.length) err.write(style.dim(`attached @${expanded.attached.join(", @")}`) + "\n");

@@ -21,21 +21,37 @@ export function usageJson(
   };
 }
 
-/** The `/usage` text: one row per model, a total row, and the cost when prices are configured. */
+/**
+ * The `/usage` text: one row per model, a total row, and the cost when prices are configured; cache writes and
+ * reasoning tokens (part of the output) get their own columns once a provider reported any.
+ */
 export function usageText(
   byModel: Record<string, Usage>,
   prices: Record<string, ModelPrice> | undefined,
 ): string {
   const models = Object.keys(byModel);
   if (!models.length) return "no model requests in this session yet";
+  const all = totalUsage(byModel);
+  const written = all.cache_write_tokens > 0;
+  const reasoned = all.reasoning_tokens > 0;
   const row = (name: string, u: Usage, cost?: { usd: number; partial: boolean }) => [
     name,
     String(u.prompt_tokens),
     String(u.cached_tokens),
+    ...(written ? [String(u.cache_write_tokens)] : []),
     String(u.completion_tokens),
+    ...(reasoned ? [String(u.reasoning_tokens)] : []),
     cost ? formatUsd(cost.usd) + (cost.partial ? " (some models unpriced)" : "") : "-",
   ];
-  const rows = [["MODEL", "PROMPT", "CACHED", "OUTPUT", "COST"]];
+  const rows = [[
+    "MODEL",
+    "PROMPT",
+    "CACHED",
+    ...(written ? ["WRITTEN"] : []),
+    "OUTPUT",
+    ...(reasoned ? ["REASONING"] : []),
+    "COST",
+  ]];
   for (const m of models) rows.push(row(m, byModel[m], sessionCost({ [m]: byModel[m] }, prices)));
   if (models.length > 1) rows.push(row("total", totalUsage(byModel), sessionCost(byModel, prices)));
   const hint = Object.keys(prices ?? {}).length
@@ -61,7 +77,8 @@ export function turnUsageLine(
 export function usageSlashCommand(): SlashCommand {
   return {
     name: "/usage",
-    help: "tokens used by this session (prompt, cached, output) and the cost when config.json has prices",
+    help:
+      "tokens used by this session (prompt, cached, output, reasoning) and the cost when config.json has prices",
     run: (_a, ctx) => ctx.out.write(usageText(ctx.conversation().agent.session.usage, ctx.prices) + "\n"),
   };
 }

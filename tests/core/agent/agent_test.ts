@@ -1,12 +1,12 @@
 import { join } from "node:path";
 import { z } from "zod";
-import { ApiError, defineTool, openConversation } from "../../../core/mod.ts";
+import { type AgentEvents, ApiError, defineTool, openConversation } from "../../../core/mod.ts";
 import { startLlmServer, type Step } from "../../support/llm_server.ts";
-import { assert, assertEquals, assertMatch, testApp } from "../../helpers.ts";
+import { assert, assertEquals, assertMatch, testApp, until } from "../../helpers.ts";
 
 async function setup(
   script: Step[] | ((i: number) => Step),
-  opts: { approval?: "plan" | "ask" | "auto"; maxSteps?: number } = {},
+  opts: { approval?: "plan" | "ask" | "auto"; maxSteps?: number; events?: AgentEvents } = {},
 ) {
   const server = startLlmServer(script);
   const t = await testApp({
@@ -15,7 +15,7 @@ async function setup(
     model: "test-model",
     max_steps: opts.maxSteps,
   });
-  const convo = openConversation(t.app, { approval: opts.approval });
+  const convo = openConversation(t.app, { approval: opts.approval, events: opts.events });
   return {
     server,
     ws: t.ws,
@@ -43,6 +43,8 @@ Deno.test("text streams into one assistant message", async () => {
     completion_tokens: u.completion_tokens,
     total_tokens: u.total_tokens,
     cached_tokens: u.prompt_tokens_details.cached_tokens,
+    reasoning_tokens: 0,
+    cache_write_tokens: 0,
   }, "the turn's usage is what the server reported");
   const body = t.server.requests[0].body;
   assertEquals(body.model, "test-model");
@@ -69,6 +71,7 @@ Deno.test("a tool call with arguments split over chunks runs and its result goes
 });
 
 Deno.test("concurrency-safe calls run together, others one by one; results come back in call order", async () => {
+  const begun = new Set<string>();
   await using t = await setup([
     {
       toolCalls: [
@@ -80,20 +83,23 @@ Deno.test("concurrency-safe calls run together, others one by one; results come 
       ],
     },
     { text: "done" },
-  ], { approval: "auto" });
+  ], { approval: "auto", events: { toolStart: (call) => void begun.add(call.id) } });
   const running = new Set<string>();
+  const entered = new Set<string>();
   const overlaps: string[][] = [];
   const slow = (name: string, concurrencySafe: boolean) =>
     defineTool({
       name,
-      description: "- Takes 300 ms.",
+      description: "- Holds until every call begun with it is running too.",
       parameters: z.object({ tag: z.string() }),
       approval: concurrencySafe ? "read_only" : "write",
       concurrencySafe,
       handler: async ({ tag }) => {
         running.add(tag);
+        entered.add(tag);
         overlaps.push([...running].sort());
-        await new Promise((r) => setTimeout(r, 300));
+        // Calls the agent began together all reach their handlers before any ends; a call begun alone runs alone.
+        await until(() => [...begun].every((id) => entered.has(id)), 5000, "the calls begun with it");
         running.delete(tag);
         return { ok: true, tag };
       },
@@ -242,8 +248,10 @@ Deno.test("the step limit stops a model that never stops calling tools", async (
 Deno.test("an abort during a request keeps the conversation consistent", async () => {
   await using t = await setup([{ hang: true }]);
   const controller = new AbortController();
-  setTimeout(() => controller.abort(), 100);
-  const r = await t.convo.agent.run("wait", controller.signal);
+  const run = t.convo.agent.run("wait", controller.signal);
+  await until(() => t.server.requests.length === 1, 5000, "the request sent");
+  controller.abort();
+  const r = await run;
   assert(r.aborted);
   assertEquals(t.convo.agent.session.messages.at(-1)?.role, "user");
 });

@@ -30,11 +30,14 @@ Deno.test("REPL: Tab completes /mcp:<server>:<prompt> and @<server>:<uri>; a mis
       cwd: home.path,
     });
     await until(async () => (await screen()).includes("/help for commands"), 20_000, "the REPL");
+    let asked = 0;
     await until(
       async () => {
         await type("/mcp", "Enter");
-        await new Promise((r) => setTimeout(r, 300));
-        return /everything\s+stdio\s+connected/.test(await screen());
+        asked++;
+        const tables = () => screen().then((text) => text.split(/NAME\s+TRANSPORT\s+STATUS/).slice(1));
+        await until(async () => (await tables()).length >= asked, 5000, "the /mcp table");
+        return /everything\s+stdio\s+connected/.test((await tables()).at(-1)!);
       },
       20_000,
       "server-everything connected",

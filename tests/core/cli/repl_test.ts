@@ -21,7 +21,7 @@ Deno.test("the REPL reads piped prompts and commands until /exit", async () => {
         "/tools\nrun echo\n/model other-model\n/help\n/approval plan\n/clear\n/nope\n/exit\nnever sent\n",
     });
     assertEquals(r.code, 0, r.stderr);
-    assertMatch(r.stdout, /12 tools, fingerprint [0-9a-f]{8}/);
+    assertMatch(r.stdout, /13 tools, fingerprint [0-9a-f]{8}/);
     assertMatch(r.stdout, /● bash command="echo live-output"\nlive-output\n {2}⎿ ok \(exit_code 0\)/);
     assertEquals(r.stdout.split("live-output\n").length - 1, 1, "bash output printed once");
     assertMatch(r.stdout, /It printed live-output\.\n/);
@@ -124,6 +124,8 @@ Deno.test("/usage shows the session's tokens and cost from config prices; -p jso
       completion_tokens: three.out,
       total_tokens: three.prompt + three.out,
       cached_tokens: three.cached,
+      reasoning_tokens: 0,
+      cache_write_tokens: 0,
       cost_usd: Number(three.usd.toFixed(6)),
     });
   } finally {

@@ -110,6 +110,7 @@ Deno.test("plan mode and feature gates shape the offered tools", async () => {
     "bash_output",
     "kill_shell",
     "todo_write",
+    "skill",
     "call_tool",
     "find_tools",
   ]);

@@ -17,6 +17,7 @@ import {
 
 const KEY = "sk-signals-VERY-SECRET-0123456789";
 
+// Real sleep: a -p child shows nothing of a response before it ends, so it gets 300 ms to read what was sent.
 const settle = () => new Promise((r) => setTimeout(r, 300));
 const touch = { name: "bash", arguments: '{"command":"touch ran.txt"}' };
 
@@ -50,6 +51,8 @@ const moments: {
   name: string;
   step: Step;
   ready: (p: { sent: number; hanging: boolean }) => boolean;
+  /** The server's part is sent and it hangs: the child needs time to read it (see `settle`). */
+  settle?: true;
   /** The last message: "user" (no answer stored) or the content of the kept partial answer. */
   last: string | RegExp;
 }[] = [
@@ -58,24 +61,28 @@ const moments: {
     name: "after the headers",
     step: { text: "never", fault: { cutAfter: 0, then: "hang" } },
     ready: (p) => p.hanging,
+    settle: true,
     last: "user",
   },
   {
     name: "mid-text",
     step: { text: "Half of the reply", fault: { cutAfter: 2, then: "hang" } },
     ready: (p) => p.hanging,
+    settle: true,
     last: `Half o\n\n${CUT_MARKERS.interrupted}`,
   },
   {
     name: "mid tool call",
     step: { toolCalls: [touch], fault: { cutAfter: 3, then: "hang" } },
     ready: (p) => p.hanging,
+    settle: true,
     last: CUT_MARKERS.interrupted.replace("]", "; 1 tool call(s) in it were not run]"),
   },
   {
     name: "mid-text of a slow stream",
     step: { text: "one two three four five six seven", fault: { delayMs: 150 } },
-    ready: (p) => p.sent >= 2,
+    // The third event goes out 150 ms after the second (the first text piece) was taken: the child has it.
+    ready: (p) => p.sent >= 3,
     last: /^one two.*\n\n\[interrupted by the user: this answer is incomplete\]$/s,
   },
 ];
@@ -97,7 +104,7 @@ Deno.test("SIGINT at any moment of a request ends -p with 130, prints no answer,
           15_000,
           "moment",
         );
-        await settle();
+        if (moment.settle) await settle();
         navi.child.kill("SIGINT");
         const r = await navi.done;
         assertEquals(r.code, 130, r.stderr);

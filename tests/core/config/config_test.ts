@@ -55,7 +55,12 @@ Deno.test("invalid config errors name the file and the field, and never echo val
     /mcp_servers\.a__b: invalid server name/,
   );
   assertMatch(configError('{"mcp_servers": {"a": {}}}'), /mcp_servers\.a: needs exactly one of command/);
-  assertMatch(configError('{"provider": "nope"}'), /provider: no providers\.nope entry/);
+  assertMatch(configError('{"providers": {"a": {"api": "soap"}}}'), /providers\.a\.api: /);
+  assertMatch(
+    configError('{"models": {"m": {"reasoning_effort": "huge"}}}'),
+    /models\.m\.reasoning_effort: /,
+  );
+  assertMatch(configError('{"providers": {"a": {"cache_control": true}}}'), /providers\.a\.cache_control: /);
   const json = configError('{"api_key": sk-secret-2 }');
   assertMatch(json, /^\/h\/config\.json: invalid JSON/);
   assert(!json.includes("sk-secret-2"), "JSON errors do not echo the text");

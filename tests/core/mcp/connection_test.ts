@@ -5,6 +5,7 @@ import { backoffDelay, DEFAULT_TIMING } from "../../../core/mcp/reconnect.ts";
 import { exposedName } from "../../../core/mcp/convert.ts";
 import { McpManager } from "../../../core/mcp/manager.ts";
 import { startMcpHttp } from "../../support/mcp_http.ts";
+import { FakeClock } from "../../support/clock.ts";
 import { assert, assertEquals, assertMatch, ROOT, tempDir, toolContext, until } from "../../helpers.ts";
 
 const SERVER = join(ROOT, "tests", "support", "mcp_test_server.ts");
@@ -19,6 +20,7 @@ async function manager(
   servers: Record<string, McpServerConfig>,
   env: Record<string, string> = {},
   elicit?: ConstructorParameters<typeof McpManager>[2]["elicit"],
+  clock?: FakeClock,
 ) {
   const home = await tempDir();
   const registry = new ToolRegistry();
@@ -29,6 +31,7 @@ async function manager(
     env: { get: (k) => env[k] ?? Deno.env.get(k), toObject: () => ({ ...Deno.env.toObject(), ...env }) },
     elicit,
     timing: { reconnectBaseMs: 50, reconnectMaxMs: 200, breakerCooldownMs: 400 },
+    clock,
   });
   await m.start();
   return {
@@ -159,7 +162,8 @@ Deno.test(
   "a hanging tool times out; 3 failures open the circuit breaker, a trial call closes it",
   opts,
   async () => {
-    await using t = await manager({ t: stdio("stdio", { call_timeout_s: 0.2 }) });
+    const clock = new FakeClock();
+    await using t = await manager({ t: stdio("stdio", { call_timeout_s: 0.2 }) }, {}, undefined, clock);
     for (let i = 0; i < 3; i++) {
       const r = await t.call("mcp__t__hang");
       assert(!r.ok);
@@ -172,7 +176,14 @@ Deno.test(
       /^MCP server 't' is unavailable: 3 calls failed in a row/,
       "refused without a call",
     );
-    await new Promise((r) => setTimeout(r, 450));
+    clock.advance(399);
+    const early = await t.call("mcp__t__echo", { message: "x" });
+    assertMatch(
+      early.ok ? "" : early.error,
+      /is unavailable: 3 calls failed in a row/,
+      "still open 1 ms before the cooldown ends",
+    );
+    clock.advance(1);
     const failedTrial = await t.call("mcp__t__hang");
     assertMatch(
       failedTrial.ok ? "" : failedTrial.error,
@@ -185,7 +196,7 @@ Deno.test(
       /is unavailable/,
       "a failed trial opens the circuit again",
     );
-    await new Promise((r) => setTimeout(r, 450));
+    clock.advance(400);
     assertEquals(await t.call("mcp__t__echo", { message: "trial" }), { ok: true, output: "echo: trial" });
     assertEquals((await t.call("mcp__t__echo", { message: "closed" })).ok, true);
   },

@@ -3,7 +3,7 @@ import { ListRefresher } from "../../../core/mcp/list_refresh.ts";
 import { builtinTools } from "../../../tools/mod.ts";
 import { startLlmServer } from "../../support/llm_server.ts";
 import { MCP_TEST, stdioServer } from "../../support/mcp_manager.ts";
-import { assert, assertEquals, tempDir } from "../../helpers.ts";
+import { assert, assertEquals, tempDir, until } from "../../helpers.ts";
 
 const toolNames = (body: Record<string, unknown>) =>
   (body.tools as { function: { name: string } }[]).map((t) => t.function.name);
@@ -20,7 +20,7 @@ Deno.test("refreshes coalesce: a burst during a refresh makes one more, settled(
   let settled = false;
   const waiting = r.settled(5000).then(() => (settled = true));
   gates.shift()!();
-  await new Promise((res) => setTimeout(res, 10));
+  await until(() => runs === 2, 5000, "the coalesced second refresh");
   assertEquals([runs, settled], [2, false]);
   gates.shift()!();
   await waiting;

@@ -1,7 +1,8 @@
 import { exposedName } from "../../../core/mcp/convert.ts";
 import { NameClaims } from "../../../core/mcp/names.ts";
 import { MCP_TEST, stdioServer, testManager } from "../../support/mcp_manager.ts";
-import { assert, assertEquals, assertMatch } from "../../helpers.ts";
+import { join } from "node:path";
+import { assert, assertEquals, assertMatch, tempDir, until } from "../../helpers.ts";
 
 // Server "a" with tool "__x" and server "a_" with tool "_x" both map to mcp__a____x.
 const NAME = exposedName("a", "__x");
@@ -34,11 +35,19 @@ for (const order of [["a", "a_"], ["a_", "a"]]) {
     MCP_TEST,
     async () => {
       const [winner, loser] = order;
+      await using dir = await tempDir();
+      const gate = join(dir.path, "open");
       const servers = {
-        [winner]: stdioServer({}, [`tool=${winner === "a" ? "__x" : "_x"}`, "delay=700"]),
+        [winner]: stdioServer({}, [`tool=${winner === "a" ? "__x" : "_x"}`, `gate=${gate}`]),
         [loser]: stdioServer({}, [`tool=${loser === "a" ? "__x" : "_x"}`]),
       };
-      await using t = await testManager(servers);
+      await using t = await testManager(servers, {}, { start: false });
+      const started = t.m.start();
+      // The server listed first serves only once the later one is connected with its tools.
+      await until(() => t.m.get(loser)!.status === "connected", 10_000, `${loser} connected`);
+      assert(t.m.get(loser)!.tools.has(NAME), `${loser} holds the name while ${winner} is not connected`);
+      await Deno.writeTextFile(gate, "");
+      await started;
       const states = Object.fromEntries(t.m.states().map((s) => [s.name, s]));
       assertEquals([states[winner].status, states[loser].status], ["connected", "connected"]);
       assert(states[winner].toolNames.includes(NAME));

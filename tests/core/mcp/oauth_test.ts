@@ -4,6 +4,7 @@ import { McpManager } from "../../../core/mcp/manager.ts";
 import { type OpenUrl } from "../../../core/mcp/mod.ts";
 import { TokenStore } from "../../../core/mcp/oauth_store.ts";
 import { startOAuthServer } from "../../support/oauth_server.ts";
+import { FakeClock } from "../../support/clock.ts";
 import { assert, assertEquals, assertMatch, tempDir, toolContext, until } from "../../helpers.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
@@ -14,8 +15,10 @@ const browser: OpenUrl = async (url) => {
   await res.body?.cancel();
 };
 
+/** The server and navi keep time with one fake clock: token lifetimes pass when a test advances it. */
 async function setup(accessTtlS = 60) {
-  const as = startOAuthServer({ accessTtlS });
+  const clock = new FakeClock();
+  const as = startOAuthServer({ accessTtlS, now: clock.now });
   const home = await tempDir();
   const registry = new ToolRegistry();
   const secrets: string[] = [];
@@ -26,9 +29,11 @@ async function setup(accessTtlS = 60) {
     env: Deno.env,
     onSecret: (v) => secrets.push(v),
     timing: { maxReconnects: 0 },
+    clock,
   });
   return {
     as,
+    clock,
     m,
     home: home.path,
     secrets,
@@ -86,7 +91,7 @@ Deno.test("a token about to expire is refreshed before the request goes out (no 
   await using t = await setup(1);
   await t.m.login("web", { openUrl: browser });
   const before = { ...t.as.counts };
-  await new Promise((r) => setTimeout(r, 1100));
+  t.clock.advance(1100);
   assertEquals(await t.call("mcp__web__echo", { message: "later" }), { ok: true, output: "echo: later" });
   assertEquals(t.as.counts.refreshes, before.refreshes + 1);
   assertEquals(t.as.counts.unauthorized, before.unauthorized, "the expired token was never sent");
@@ -132,10 +137,13 @@ Deno.test(
 Deno.test("a login whose browser never comes back times out with a clear error", opts, async () => {
   await using t = await setup();
   let shown = "";
-  const err = await t.m.login("web", { openUrl: (url) => void (shown = url.href), timeoutMs: 300 }).then(
+  const login = t.m.login("web", { openUrl: (url) => void (shown = url.href), timeoutMs: 300 }).then(
     () => undefined,
     (e: Error) => e,
   );
+  await until(() => shown !== "", 5000, "the browser step");
+  t.clock.advance(300);
+  const err = await login;
   assertMatch(err?.message ?? "", /^no login within 0\.3 s$/);
   assertMatch(shown, /\/authorize\?.*code_challenge_method=S256/);
   await until(() => t.m.states()[0].status === "failed");

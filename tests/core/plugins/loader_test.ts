@@ -1,9 +1,15 @@
 import { dirname, join } from "node:path";
 import { discoverPlugins, PluginLoader, ToolRegistry } from "../../../core/mod.ts";
+import { STOP_GRACE_MS } from "../../../core/plugins/host.ts";
 import { builtinTools } from "../../../tools/mod.ts";
-import { assert, assertEquals, assertMatch, ROOT, tempDir, toolContext } from "../../helpers.ts";
+import { FakeClock } from "../../support/clock.ts";
+import { assert, assertEquals, assertMatch, ROOT, tempDir, toolContext, until } from "../../helpers.ts";
 
-async function loaderWith(files: Record<string, string>, timeoutMs = 1000) {
+async function loaderWith(
+  files: Record<string, string>,
+  timeoutMs = 1000,
+  more: { clock?: FakeClock; log?: (line: string) => void } = {},
+) {
   const dir = await tempDir();
   await Deno.mkdir(join(dir.path, "plugins"));
   for (const [name, text] of Object.entries(files)) {
@@ -18,6 +24,7 @@ async function loaderWith(files: Record<string, string>, timeoutMs = 1000) {
     version: "9.9.9",
     config: { cfg: { greeting: "hey", permissions: { read: false } } },
     timeoutMs,
+    ...more,
   });
   const home = {
     path: dir.path,
@@ -218,16 +225,18 @@ Deno.test("reload keeps an unchanged plugin's worker; an idle worker ends and th
   assertEquals(await registry.invoke("keep", "{}", toolContext(home.path)), { ok: true });
   assertEquals(loader.workersStarted, started + 1, "the unchanged plugin kept its running worker");
 
+  const clock = new FakeClock();
   const idle = new PluginLoader(registry, {
     home: home.path,
     workspace: home.path,
     version: "9.9.9",
     idleMs: 100,
+    clock,
   });
   try {
     await idle.load();
     assertEquals(await registry.invoke("keep", "{}", toolContext(home.path)), { ok: true });
-    await new Promise((r) => setTimeout(r, 300));
+    clock.advance(100);
     assertEquals(await registry.invoke("keep", "{}", toolContext(home.path)), { ok: true });
     assertEquals(idle.workersStarted, 2, "the idle worker ended; the next call started a new one");
   } finally {
@@ -235,23 +244,36 @@ Deno.test("reload keeps an unchanged plugin's worker; an idle worker ends and th
   }
 });
 
-Deno.test("Ctrl-C during a spinning handler ends its worker and returns at once", async () => {
-  const { home, registry } = await loaderWith({
-    "spin.js": `export default (navi) => {
+Deno.test("Ctrl-C during a spinning handler ends its worker and returns within the stop grace", async () => {
+  const clock = new FakeClock();
+  const lines: string[] = [];
+  const { home, registry, loader } = await loaderWith(
+    {
+      "spin.js": `export default (navi) => {
       navi.registerTool({ name: "spin", description: "- s", parameters: navi.z.object({}), approval: "read_only",
-        handler: () => { while (true) {} } });
+        handler: () => { console.log("spinning"); while (true) {} } });
       ${tool("after")}
     };`,
-  });
+    },
+    1000,
+    { clock, log: (line) => lines.push(line) },
+  );
   await using _ = home;
   assertEquals(await registry.invoke("after", "{}", toolContext(home.path)), { ok: true }, "the worker runs");
+  const started = loader.workersStarted;
   const controller = new AbortController();
-  const started = performance.now();
-  setTimeout(() => controller.abort(), 200);
-  const r = await registry.invoke("spin", "{}", toolContext(home.path, { signal: controller.signal }));
-  assertEquals(r, { ok: false, error: "Aborted by the user" });
-  assert(performance.now() - started < 200 + 1000, "within the grace after Ctrl-C");
+  let returned = false;
+  const call = registry.invoke("spin", "{}", toolContext(home.path, { signal: controller.signal })).finally(
+    () => (returned = true),
+  );
+  await until(() => lines.some((l) => l.endsWith("spinning")), 5000, "the handler spinning");
+  controller.abort();
+  clock.advance(STOP_GRACE_MS);
+  await until(() => returned, 5000, "the call returning within the grace after Ctrl-C");
+  assertEquals(await call, { ok: false, error: "Aborted by the user" });
+  assert(lines.some((l) => l.endsWith("spin did not stop; its worker was ended")), lines.join("\n"));
   assertEquals(await registry.invoke("after", "{}", toolContext(home.path)), { ok: true });
+  assertEquals(loader.workersStarted, started + 1, "the next call started a new worker");
 });
 
 Deno.test("plugin results keep the { ok, ... } shape and the truncation rules", async () => {

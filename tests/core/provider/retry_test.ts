@@ -2,14 +2,15 @@
 import { ApiError, type Config, LlmClient, parseConfig, type RetryInfo } from "../../../core/mod.ts";
 import { requestedWait } from "../../../core/provider/retry.ts";
 import { startLlmServer, type Step } from "../../support/llm_server.ts";
-import { assert, assertEquals, assertMatch, assertThrows } from "../../helpers.ts";
+import { FakeClock } from "../../support/clock.ts";
+import { assert, assertEquals, assertMatch, assertThrows, until } from "../../helpers.ts";
 
-function client(url: string, retry?: Config["retry"]) {
+function client(url: string, retry?: Config["retry"], clock?: FakeClock) {
   return new LlmClient({
     providers: { t: { base_url: url, api_key: "sk-retry-test-key" } },
     model: "m",
     retry,
-  });
+  }, { clock });
 }
 
 /** Consume one chat; resolves to the text or the error, or "still waiting" after `ms`. */
@@ -39,14 +40,20 @@ Deno.test("retry-after within the bound is announced and honoured", async () => 
     { text: "ok now" },
   ]);
   try {
+    const clock = new FakeClock();
     const retries: RetryInfo[] = [];
-    assertEquals(await chat(client(server.url), { retries }), "ok now");
+    const answer = chat(client(server.url, undefined, clock), { retries });
+    await until(() => clock.pending > 0, 5000, "the retry wait");
     assertEquals(retries.map((r) => r.message), ["rate limited (429), retrying in 1 s (retry 1 of 3)"]);
     assertEquals(retries[0].waitMs, 1000);
-    assert(
-      server.requests[1].at - server.requests[0].at >= 950,
-      "the second try waited the second asked for",
+    assertEquals(
+      [server.requests.length, clock.nextDue],
+      [1, 1000],
+      "the second try waits the second asked for",
     );
+    clock.advance(1000);
+    assertEquals(await answer, "ok now");
+    assertEquals(server.requests.length, 2);
   } finally {
     await server.close();
   }
@@ -99,13 +106,16 @@ Deno.test("an abort during a retry wait ends the wait at once", async () => {
     { text: "too late" },
   ]);
   try {
+    const clock = new FakeClock();
     const controller = new AbortController();
     const retries: RetryInfo[] = [];
-    setTimeout(() => controller.abort(), 200);
-    const error = await chat(client(server.url), { signal: controller.signal, ms: 5000, retries });
+    const run = chat(client(server.url, undefined, clock), { signal: controller.signal, ms: 5000, retries });
+    await until(() => clock.pending > 0, 5000, "the retry wait");
+    controller.abort();
+    const error = await run;
     assert(error instanceof Error && error.name === "AbortError", String(error));
     assertEquals(retries.map((r) => r.message), ["rate limited (429), retrying in 30 s (retry 1 of 3)"]);
-    assertEquals(server.requests.length, 1);
+    assertEquals([server.requests.length, clock.pending], [1, 0], "no second try; the wait is cancelled");
   } finally {
     await server.close();
   }

@@ -1,24 +1,31 @@
 // Model stream faults at the engine: a stream that ends early or breaks off is an error, an abort at any
 // moment of a response is an abort; what arrived is kept marked, no tool call of an incomplete response runs.
 import { join } from "node:path";
-import { ApiError, CUT_MARKERS, openConversation, type TurnResult } from "../../../core/mod.ts";
-import { startLlmServer, type Step } from "../../support/llm_server.ts";
+import {
+  type AgentEvents,
+  ApiError,
+  CUT_MARKERS,
+  openConversation,
+  type TurnResult,
+} from "../../../core/mod.ts";
+import { sseEvents, startLlmServer, type Step } from "../../support/llm_server.ts";
 import { assertValidSession } from "../../support/session_check.ts";
 import { assert, assertEquals, assertMatch, testApp, until } from "../../helpers.ts";
 
 const KEY = "sk-stream-faults-SECRET-42";
 
-async function setup(script: Step[]) {
+async function setup(script: Step[], events?: AgentEvents) {
   const server = startLlmServer(script);
   const t = await testApp({
     providers: { test: { base_url: server.url, api_key: KEY } },
     model: "m",
     approval: { mode: "auto" },
   });
-  const convo = openConversation(t.app, {});
+  const convo = openConversation(t.app, { events });
   const session = () => Deno.readTextFileSync(convo.agent.session.file);
   return {
     server,
+    app: t.app,
     ws: t.ws,
     convo,
     session,
@@ -51,13 +58,48 @@ Deno.test("a stream that ends without finish_reason is an error; the partial ans
   });
 });
 
-Deno.test("a stream with finish_reason but without data: [DONE] is an error, not a complete answer", async () => {
+Deno.test("a stream that ended with finish_reason and then closed is complete without data: [DONE]", async () => {
   await using t = await setup([{ text: "Looks complete", fault: { omit: ["done"] } }]);
+  const r = await t.convo.agent.run("question", new AbortController().signal);
+  assertEquals(r.text, "Looks complete");
+  assertEquals(r.usage.prompt_tokens, t.server.requests[0].usage!.prompt_tokens, "the usage chunk counted");
+  assertEquals(assertValidSession(t.session(), [KEY]).at(-1), {
+    role: "assistant",
+    content: "Looks complete",
+  });
+});
+
+Deno.test("data: [DONE] without any finish_reason is still an incomplete answer", async () => {
+  await using t = await setup([{ text: "Half", fault: { omit: ["finish"] } }]);
   const error = await failure(t.convo.agent.run("question", new AbortController().signal));
-  assertMatch(error.message, /^the response stream from test \(.*\) ended without data: \[DONE\]$/);
+  assertMatch(error.message, /ended before the answer was complete \(no finish_reason\)$/);
+  assertEquals(assertValidSession(t.session(), [KEY]).at(-1)?.content, `Half\n\n${CUT_MARKERS.cut}`);
+});
+
+Deno.test("the last event is read without its blank line; a cut-off last line is a cut stream", async () => {
+  const events = sseEvents({ text: "All there" });
+  const finish = events.length - 3;
+  const noBlank = events.join("").replace(/\n\n$/, "\n");
+  await using t = await setup([
+    { raw: noBlank },
+    { raw: noBlank.replace(/\n$/, "") },
+    { raw: events.slice(0, finish + 1).join("") + events[finish + 1].slice(0, 40) },
+    { raw: events.slice(0, finish).join("") + events[finish].slice(0, 40) },
+  ]);
+  const signal = new AbortController().signal;
+  assertEquals((await t.convo.agent.run("one", signal)).text, "All there", "data: [DONE] then one newline");
+  assertEquals((await t.convo.agent.run("two", signal)).text, "All there", "data: [DONE] and no newline");
+  const third = await t.convo.agent.run("three", signal);
   assertEquals(
-    assertValidSession(t.session(), [KEY]).at(-1)?.content,
-    `Looks complete\n\n${CUT_MARKERS.cut}`,
+    [third.text, third.usage.prompt_tokens],
+    ["All there", 0],
+    "finish came; the cut usage is dropped",
+  );
+  const error = await failure(t.convo.agent.run("four", signal));
+  assertMatch(
+    error.message,
+    /ended before the answer was complete \(no finish_reason\)$/,
+    "not a JSON error",
   );
 });
 
@@ -101,11 +143,14 @@ Deno.test("an abort after the headers, before any text, stores no answer and rep
 });
 
 Deno.test("an abort mid-text keeps the partial answer marked as interrupted, never as the answer", async () => {
-  await using t = await setup([{ text: "Half of the reply", fault: { cutAfter: 2, then: "hang" } }]);
+  let shown = "";
+  await using t = await setup([{ text: "Half of the reply", fault: { cutAfter: 2, then: "hang" } }], {
+    text: (delta) => void (shown += delta),
+  });
   const controller = new AbortController();
   const run = t.convo.agent.run("wait", controller.signal);
   await until(() => t.server.requests[0]?.progress.hanging === true, 5000, "first text sent");
-  await new Promise((r) => setTimeout(r, 100));
+  await until(() => shown === "Half o", 5000, "the first text received");
   controller.abort();
   const r = await run;
   assert(r.aborted, "the turn reports the abort");
@@ -118,10 +163,15 @@ Deno.test("an abort mid-text keeps the partial answer marked as interrupted, nev
 
 Deno.test("an abort mid tool call runs no tool and leaves no unanswered call", async () => {
   await using t = await setup([{ toolCalls: [touch("ran.txt")], fault: { cutAfter: 3, then: "hang" } }]);
+  // A streamed tool call warms its tool once its name arrived: the moment the client has the call begun.
+  const bash = t.app.registry.get("bash")!;
+  let named = false;
+  t.app.registry.unregister("bash");
+  t.app.registry.register({ ...bash, warm: () => void (named = true) });
   const controller = new AbortController();
   const run = t.convo.agent.run("touch it", controller.signal);
   await until(() => t.server.requests[0]?.progress.hanging === true, 5000, "tool call begun");
-  await new Promise((r) => setTimeout(r, 100));
+  await until(() => named, 5000, "the tool call's name received");
   controller.abort();
   assert((await run).aborted);
   assert(!(await Deno.stat(join(t.ws, "ran.txt")).catch(() => null)), "the tool call did not run");

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { listSessions, newestSessionIn, Secrets, Session, SessionError } from "../../../core/mod.ts";
+import { FakeClock } from "../../support/clock.ts";
 import { assert, assertEquals, assertMatch, tempDir } from "../../helpers.ts";
 
 Deno.test("a session appends records and loads them back", async () => {
@@ -58,9 +59,10 @@ Deno.test("a missing session id is a clear error", async () => {
 
 Deno.test("sessions are listed newest first", async () => {
   await using home = await tempDir();
-  const a = Session.create(home.path, { cwd: "/a" });
-  await new Promise((r) => setTimeout(r, 5));
-  const b = Session.create(home.path, { cwd: "/b" });
+  const clock = new FakeClock();
+  const a = Session.create(home.path, { cwd: "/a" }, { now: clock.now });
+  clock.advance(5);
+  const b = Session.create(home.path, { cwd: "/b" }, { now: clock.now });
   await Deno.writeTextFile(join(home.path, "sessions", "junk.jsonl"), "not json\n");
   assertEquals(listSessions(home.path).map((s) => s.id), [b.meta.id, a.meta.id]);
 });
@@ -92,10 +94,11 @@ Deno.test("a session cut off mid tool call gets results for the unanswered calls
 
 Deno.test("the newest session in a directory is found from the metadata lines", async () => {
   await using home = await tempDir();
-  const a = Session.create(home.path, { cwd: "/a" });
-  await new Promise((r) => setTimeout(r, 5));
-  const b = Session.create(home.path, { cwd: "/a" });
-  Session.create(home.path, { cwd: "/other" });
+  const clock = new FakeClock();
+  const a = Session.create(home.path, { cwd: "/a" }, { now: clock.now });
+  clock.advance(5);
+  const b = Session.create(home.path, { cwd: "/a" }, { now: clock.now });
+  Session.create(home.path, { cwd: "/other" }, { now: clock.now });
   a.addMessage({ role: "user", content: "x".repeat(10_000) });
   assertEquals(newestSessionIn(home.path, "/a"), b.meta.id);
   assertEquals(newestSessionIn(home.path, "/nowhere"), undefined);

@@ -48,12 +48,14 @@ Deno.test("the summary adds up the provider's usage per request and lists the br
     messages: 6,
     prompt_tokens: 3000,
     cached_tokens: 0,
+    cache_write_tokens: 512,
     break: "tools[3] (plugin x.ts)",
   });
   assertEquals(stats.summary(), {
     requests: 3,
     prompt_tokens: 8000,
     cached_tokens: 1920,
+    cache_write_tokens: 512,
     hit_ratio: 0.24,
     breaks: [{ request: 3, at: "tools[3] (plugin x.ts)" }],
   });

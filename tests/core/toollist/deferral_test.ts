@@ -6,9 +6,14 @@ import { type Config, defineTool, NaviApp, openConversation } from "../../../cor
 import { builtinTools } from "../../../tools/mod.ts";
 import { startLlmServer, type Step } from "../../support/llm_server.ts";
 import { rawField } from "../../support/raw_json.ts";
+import { FakeClock } from "../../support/clock.ts";
 import { assert, assertEquals, assertMatch, tempDir } from "../../helpers.ts";
 
-async function setup(tools: Config["tools"], approval: Config["approval"] = { mode: "ask" }) {
+async function setup(
+  tools: Config["tools"],
+  approval: Config["approval"] = { mode: "ask" },
+  clock?: FakeClock,
+) {
   const queue: Step[] = [];
   const server = startLlmServer(() => queue.shift() ?? { text: "ok" });
   const home = await tempDir();
@@ -26,7 +31,7 @@ async function setup(tools: Config["tools"], approval: Config["approval"] = { mo
     builtins: builtinTools(),
     env: Deno.env,
   });
-  const convo = openConversation(app, {});
+  const convo = openConversation(app, { clock });
   const signal = new AbortController().signal;
   return {
     server,
@@ -153,13 +158,14 @@ Deno.test("never folds every change; call_tool is then not offered", async () =>
 });
 
 Deno.test("always defers even a small change and folds it at the next cold point (the cache TTL passed)", async () => {
-  await using t = await setup({ defer: "always", cache_ttl_s: 0.3 });
+  const clock = new FakeClock();
+  await using t = await setup({ defer: "always", cache_ttl_s: 0.3 }, undefined, clock);
   await t.turn("hi");
   t.app.registry.register(tool("added"), plugin);
   await t.turn("go", { toolCalls: [via("added", { text: "x" })] });
   assertEquals(t.tools(1), t.tools(0));
   assertEquals(results(t.messages(2)), [{ ok: true, echo: "added: x" }]);
-  await new Promise((r) => setTimeout(r, 400));
+  clock.advance(400);
   await t.turn("later");
   assertEquals(t.names(3), [...t.names(0), "added"], "folded once the cache was cold");
   assertEquals(t.messages(3).at(-1)!.content, "later", "the model already knew the tool: no new reminder");
@@ -167,7 +173,8 @@ Deno.test("always defers even a small change and folds it at the next cold point
 });
 
 Deno.test("a resume within the TTL keeps the array and the deferred tools; a resume after it folds them", async () => {
-  await using t = await setup({ defer: "always", cache_ttl_s: 1 });
+  const clock = new FakeClock();
+  await using t = await setup({ defer: "always", cache_ttl_s: 1 }, undefined, clock);
   await Deno.mkdir(join(t.home, "plugins"));
   await t.turn("hi");
   await Deno.writeTextFile(
@@ -189,7 +196,7 @@ Deno.test("a resume within the TTL keeps the array and the deferred tools; a res
     });
     apps.push(app);
     await app.loadPlugins();
-    return openConversation(app, { resume: id });
+    return openConversation(app, { resume: id, clock });
   };
   const soon = await resume();
   assertEquals(soon.agent.deferral.deferred, ["extra"], "the deferred state came back");
@@ -199,7 +206,7 @@ Deno.test("a resume within the TTL keeps the array and the deferred tools; a res
   assertEquals(t.messages(2).at(-1)!.content, "resumed at once", "no repeated reminder");
   assertEquals(results(t.messages(3)), [{ ok: true, extra: 1 }]);
 
-  await new Promise((r) => setTimeout(r, 1200));
+  clock.advance(1200);
   const late = await resume();
   await late.agent.run("resumed later", new AbortController().signal);
   assertEquals(t.names(4), [...t.names(1), "extra"], "folded: the resume came after the TTL");

@@ -74,7 +74,7 @@ Deno.test(
       const first = llm.requests[0].body.messages as { content: string }[];
       assertMatch(
         first.at(-1)!.content,
-        /^<system-reminder>248 more tools are not in your tools list from billing \(48\), tracker \(100\), wiki \(100\)\. Find them with find_tools/,
+        /^<system-reminder>249 more tools are not in your tools list from billing \(49\), tracker \(100\), wiki \(100\)\. Find them with find_tools/,
       );
       const found = JSON.parse((llm.requests[1].body.messages as { content: string }[]).at(-1)!.content);
       const matches = found.tools.map((t: { name: string }) => t.name);

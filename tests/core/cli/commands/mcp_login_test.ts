@@ -23,7 +23,8 @@ async function fakeBrowser(dir: string): Promise<string> {
 }
 
 async function loggedIn(accessTtlS: number) {
-  const as = startOAuthServer({ accessTtlS });
+  const clock = { aheadMs: 0 };
+  const as = startOAuthServer({ accessTtlS, now: () => Date.now() + clock.aheadMs });
   const home = await tempDir();
   await writeConfig(home.path, { mcp_servers: { web: { url: as.url } } });
   const login = await runNavi(["mcp", "login", "web"], {
@@ -37,6 +38,13 @@ async function loggedIn(accessTtlS: number) {
     login,
     store,
     tokens: async () => JSON.parse(await Deno.readTextFile(store)).tokens,
+    /** Let `ms` pass for the tokens without waiting: the server's clock runs ahead, the stored times go back. */
+    async age(ms: number) {
+      clock.aheadMs += ms;
+      const data = JSON.parse(await Deno.readTextFile(store));
+      for (const key of ["issued_at", "expires_at"]) if (data.tokens[key]) data.tokens[key] -= ms;
+      await Deno.writeTextFile(store, JSON.stringify(data, null, 2) + "\n");
+    },
     async [Symbol.asyncDispose]() {
       await as.close();
       await home[Symbol.asyncDispose]();
@@ -70,7 +78,7 @@ Deno.test(
     t.as.settings.accessTtlS = 60;
     // A slow token endpoint keeps the first refresh in flight until every process has read the expired token.
     t.as.settings.refreshDelayMs = 4000;
-    await new Promise((r) => setTimeout(r, 1200));
+    await t.age(1200);
     const before = await t.tokens();
     const runs = await Promise.all(
       Array.from({ length: 5 }, () => runNavi(["mcp", "list"], { home: t.home })),

@@ -187,7 +187,9 @@ Deno.test("without a provider in config, OPENAI_API_KEY / OPENAI_BASE_URL / OPEN
   assertEquals(unknown.code, 1);
   assertEquals(
     unknown.stderr,
-    'navi: unknown provider "foo": config.json providers has no such entry (none is configured)\n',
+    'navi: unknown provider "foo": config.json providers has no such entry (none is configured) and no preset ' +
+      "has that name (navi providers lists openai, openrouter, groq, deepseek, mistral, xai, gemini, cerebras, " +
+      "huggingface, ollama, llamacpp, lmstudio, vllm)\n",
   );
   const server = startLlmServer([{ text: "from env" }, { text: "from flag" }]);
   try {
