@@ -80,36 +80,15 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     env: app.env,
     clock,
   });
-  const ask = opts.ask && ((q: Parameters<AskUser>[0]) => {
-    const summary = app.secrets.redact(q.summary);
-    opts.events?.waitingForUser?.({ reason: "approval", tool: q.tool, summary });
-    return opts.ask!({ ...q, summary });
-  });
   const policy = new ApprovalPolicy({
     mode: opts.approval ?? app.config.approval?.mode ?? "ask",
     allow: app.config.approval?.allow,
     deny: app.config.approval?.deny,
-    ask,
+    ask: askAnnounced(app, opts),
     sandboxAllows: (tool) => tool === "bash" ? app.sandbox.autoAllows() : Promise.resolve(false),
   });
   const { session, loaded, warnings } = openSession(app, { ...opts, llm, now });
-  const sandbox = app.sandbox.session();
-  const shells = new ShellManager({
-    home: app.home,
-    session: session.meta.id,
-    dir: session.shellDir,
-    redactor: app.secrets,
-  });
-  let closing: Promise<void> | undefined;
-  const close = () =>
-    closing ??= (async () => {
-      try {
-        await shells.close();
-        await sandbox.close();
-      } finally {
-        session.close();
-      }
-    })();
+  const { sandbox, shells, close } = sessionProcesses(app, session);
   app.onClose(close);
   const last = loaded?.requests.at(-1);
   const tools = new ToolList(app.registry, {
@@ -159,6 +138,42 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     now,
   });
   return { agent, llm, policy, tools, warnings, shells, close, resumed: loaded !== undefined };
+}
+
+/** The user's `ask`, its question redacted and announced first as a wait for the user (`waitingForUser`). */
+function askAnnounced(app: NaviApp, opts: ConversationOptions): AskUser | undefined {
+  const ask = opts.ask;
+  if (!ask) return undefined;
+  return (q) => {
+    const summary = app.secrets.redact(q.summary);
+    opts.events?.waitingForUser?.({ reason: "approval", tool: q.tool, summary });
+    return ask({ ...q, summary });
+  };
+}
+
+/**
+ * What a session runs besides its turns: its sandbox (one network namespace) and its background shells, and
+ * the one `close` that stops them and then releases the session.
+ */
+function sessionProcesses(app: NaviApp, session: Session) {
+  const sandbox = app.sandbox.session();
+  const shells = new ShellManager({
+    home: app.home,
+    session: session.meta.id,
+    dir: session.shellDir,
+    redactor: app.secrets,
+  });
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    closing ??= (async () => {
+      try {
+        await shells.close();
+        await sandbox.close();
+      } finally {
+        session.close();
+      }
+    })();
+  return { sandbox, shells, close };
 }
 
 /** The session a conversation records to: a resumed one (with its warnings) or a new one. */
