@@ -22,6 +22,7 @@ export const SPLIT: Record<string, string[]> = {
   acorn: ["acorn"],
   yaml: ["yaml"],
   commander: ["commander", "@commander-js/extra-typings"],
+  acp: ["@agentclientprotocol/sdk"],
 };
 
 /** The package a bare specifier belongs to: `zod/v4` -> `zod`, `@scope/pkg/sub.js` -> `@scope/pkg`. */

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Smoke test of a navi artifact: `tests/compiled_smoke.sh <command>`, where <command> runs navi: the compiled
 # binary (dist/navi) or a wrapper around `deno run ... navi.js` (see .ci/run). Runs --version, tools --json with
-# a typed plugin, plugins, plugins init, mcp list with an SDK stdio server, and -p calling the plugin tool and
-# the MCP tool through a scripted LLM server on loopback.
+# a typed plugin, plugins, plugins init, mcp list with an SDK stdio server, -p calling the plugin tool and
+# the MCP tool through a scripted LLM server on loopback, -p with stream-json output, and acp's initialize.
 # The navi under test gets only a temporary NAVI_HOME; the test fixtures (the plugin file, the scripted LLM
 # server, the MCP test server) come from this repository, run by `deno run` with the repository's deno.json.
 set -uo pipefail
@@ -40,5 +40,20 @@ check "-p calls the plugin tool and answers" \
   '$BIN -p "use word_count {\"text\":\"one two three\"}" --approval auto 2>/dev/null | grep -q "^word_count said: .*\"words\":3"'
 check "-p calls the MCP echo tool and answers" \
   '$BIN -p "use mcp__sdk__echo {\"message\":\"smoke\"}" --approval auto 2>/dev/null | grep -q "^mcp__sdk__echo said: .*echo: smoke"'
+check "-p --output-format stream-json starts with init version 1 and ends with a result" \
+  'out=$($BIN -p "use list_dir {\"path\":\".\"}" --output-format stream-json 2>/dev/null) &&
+   head -n1 <<<"$out" | grep -q "\"subtype\":\"init\",\"version\":1" && tail -n1 <<<"$out" | grep -q "^{\"type\":\"result\""'
+
+# navi acp answers initialize on stdout (read with a bounded wait, not a sleep) and ends when stdin closes.
+acp_initializes() {
+  local line=""
+  coproc ACP { $BIN acp 2>/dev/null; }
+  printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}' >&"${ACP[1]}"
+  read -r -t 60 line <&"${ACP[0]}"
+  eval "exec ${ACP[1]}>&-"
+  wait "$ACP_PID"
+  [[ "$line" == *'"id":1,"result":{"protocolVersion":1'* ]]
+}
+check "acp answers initialize" acp_initializes
 rm -f "$LLM_URL_FILE"
 exit $fail

@@ -173,6 +173,14 @@ Deno.test("the early start (the MCP face, the home) evaluates no npm package: st
   assertEquals(edges.some((e) => e.external && e.typeOnly), true, "the face's types do come from the SDK");
 });
 
+Deno.test("navi acp loads no terminal front: core/acp reaches no core/cli file, markdown or highlighting", async () => {
+  const edges = await localEdges(["core/acp/mod.ts"]);
+  const reached = new Set(edges.flatMap((e) => [e.from, e.to]));
+  assertEquals([...reached].filter((f) => f.startsWith("core/cli/")), []);
+  assertEquals([...reached].filter((f) => /npm:\/?(marked|emphasize)@/.test(f)), []);
+  assertEquals(reached.has("core/app/startup.ts"), true, "it opens sessions with the one start-up sequence");
+});
+
 Deno.test("the graph rules catch what they are meant to catch", () => {
   const bad = [
     { from: "core/agent/agent.ts", to: "core/cli/render.ts" },

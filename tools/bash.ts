@@ -1,9 +1,58 @@
 import { z } from "zod";
-import { defineTool, type SandboxedCommand, type ToolContext, ToolError } from "../core/mod.ts";
+import {
+  type CommandOutcome,
+  type CommandRun,
+  defineTool,
+  type SandboxedCommand,
+  type ToolContext,
+  ToolError,
+} from "../core/mod.ts";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_TIMEOUT_MS = 600_000;
 const MAX_KEEP_CHARS = 200_000;
+
+/** Run a command as a local child process in its own process group: output kept, killed at timeout or abort. */
+async function runLocally(run: CommandRun): Promise<CommandOutcome> {
+  const [program, ...args] = run.argv;
+  const child = new Deno.Command(program, {
+    args,
+    cwd: run.cwd,
+    env: run.env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    detached: true,
+  }).spawn();
+  let output = "";
+  let dropped = 0;
+  const collect = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+      run.onOutput?.(chunk);
+      const room = run.maxChars - output.length;
+      if (room > 0) output += chunk.slice(0, room);
+      dropped += Math.max(0, chunk.length - Math.max(room, 0));
+    }
+  };
+  let stopped: "timeout" | "abort" | undefined;
+  const kill = (why: "timeout" | "abort") => {
+    stopped ??= why;
+    try {
+      Deno.kill(-child.pid, "SIGKILL");
+    } catch { /* already gone */ }
+  };
+  const timer = setTimeout(() => kill("timeout"), run.timeoutMs);
+  const onAbort = () => kill("abort");
+  run.signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    const [status] = await Promise.all([child.status, collect(child.stdout), collect(child.stderr)]);
+    return { code: status.code, output, dropped, ...(stopped ? { stopped } : {}) };
+  } finally {
+    clearTimeout(timer);
+    run.signal.removeEventListener("abort", onAbort);
+  }
+}
 
 export default defineTool({
   name: "bash",
@@ -29,60 +78,31 @@ export default defineTool({
       : { ok: true, argv: ["bash", "-c", command] };
     if (!confined.ok || !confined.argv) return { ok: false, error: confined.error ?? "The sandbox refused" };
     if (run_in_background) return await inBackground(command, { confined, ctx });
-    const [program, ...args] = confined.argv;
-    const child = new Deno.Command(program, {
-      args,
+    const run: CommandRun = {
+      argv: confined.argv,
       cwd: ctx.workspace,
       env: ctx.childEnv?.() ?? Deno.env.toObject(),
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-      detached: true,
-    }).spawn();
-    let output = "";
-    let dropped = 0;
-    const collect = async (stream: ReadableStream<Uint8Array>) => {
-      for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-        ctx.onOutput?.(chunk);
-        const room = MAX_KEEP_CHARS - output.length;
-        if (room > 0) output += chunk.slice(0, room);
-        dropped += Math.max(0, chunk.length - Math.max(room, 0));
-      }
+      timeoutMs: timeout_ms,
+      signal: ctx.signal,
+      maxChars: MAX_KEEP_CHARS,
+      ...(ctx.callId ? { callId: ctx.callId } : {}),
+      ...(ctx.onOutput ? { onOutput: ctx.onOutput } : {}),
     };
-    let stopped: "timeout" | "abort" | null = null;
-    const kill = (why: "timeout" | "abort") => {
-      stopped ??= why;
-      try {
-        Deno.kill(-child.pid, "SIGKILL");
-      } catch { /* already gone */ }
-    };
-    const timer = setTimeout(() => kill("timeout"), timeout_ms);
-    const onAbort = () => kill("abort");
-    ctx.signal.addEventListener("abort", onAbort, { once: true });
-    try {
-      const [status] = await Promise.all([child.status, collect(child.stdout), collect(child.stderr)]);
-      if (dropped) output += `\n[... ${dropped} more characters of output dropped]`;
-      const note = await confined.done?.();
-      if (note) output += `\n[${note}]`;
-      if (confined.note) output += `\n[${confined.note}]`;
-      if (stopped === "abort") throw new ToolError("Command aborted by the user");
-      if (stopped === "timeout") {
-        return { ok: false, error: `Command timed out after ${timeout_ms} ms and was killed`, output };
-      }
-      if (status.code !== 0) {
-        return {
-          ok: false,
-          error: `Command exited with code ${status.code}`,
-          exit_code: status.code,
-          output,
-        };
-      }
-      return { ok: true, exit_code: 0, output };
-    } finally {
-      clearTimeout(timer);
-      ctx.signal.removeEventListener("abort", onAbort);
+    const outcome = ctx.commandRunner ? await ctx.commandRunner.run(run) : await runLocally(run);
+    let output = outcome.output;
+    if (outcome.dropped) output += `\n[... ${outcome.dropped} more characters of output dropped]`;
+    const note = await confined.done?.();
+    if (note) output += `\n[${note}]`;
+    if (confined.note) output += `\n[${confined.note}]`;
+    if (outcome.stopped === "abort" || ctx.signal.aborted) throw new ToolError("Command aborted by the user");
+    if (outcome.stopped === "timeout") {
+      return { ok: false, error: `Command timed out after ${timeout_ms} ms and was killed`, output };
     }
+    if (outcome.code !== 0) {
+      const how = outcome.code === null ? "was ended by a signal" : `exited with code ${outcome.code}`;
+      return { ok: false, error: `Command ${how}`, exit_code: outcome.code, output };
+    }
+    return { ok: true, exit_code: 0, output };
   },
 });
 

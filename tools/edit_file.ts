@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { defineTool, displayPath, resolveInWorkspace, ToolError } from "../core/mod.ts";
+import {
+  defineTool,
+  displayPath,
+  readTextFile,
+  resolveInWorkspace,
+  ToolError,
+  writeTextFile,
+} from "../core/mod.ts";
 
 /** Apply one edit to a file's text; throws a ToolError the model can act on. */
 function applyEdit(
@@ -46,17 +53,22 @@ export default defineTool({
     if (old_string === new_string) {
       throw new ToolError("old_string and new_string are identical; nothing to change");
     }
-    const text = await Deno.readTextFile(full).catch(() => {
-      throw new ToolError(`File not found: ${shown}`);
+    const text = await readTextFile(ctx, full, shown).catch((err) => {
+      throw err instanceof ToolError ? err : new ToolError(`File not found: ${shown}`);
     });
     const { updated, count } = applyEdit(text, { old_string, new_string, replace_all, shown });
-    await Deno.writeTextFile(full, updated);
-    return { ok: true, path: shown, replacements: count };
+    await writeTextFile(ctx, full, updated);
+    return {
+      ok: true,
+      path: shown,
+      replacements: count,
+      _diff: { kind: "diff", path: shown, before: text, after: updated },
+    };
   },
   async preview({ path, old_string, new_string, replace_all = false }, ctx) {
-    const full = await resolveInWorkspace(ctx, path);
+    const full = await resolveInWorkspace(ctx, path, { write: true });
     const shown = displayPath(ctx.workspace, full);
-    const before = await Deno.readTextFile(full);
+    const before = await readTextFile(ctx, full, shown);
     const { updated } = applyEdit(before, { old_string, new_string, replace_all, shown });
     return { kind: "diff", path: shown, before, after: updated };
   },

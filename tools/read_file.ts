@@ -5,6 +5,7 @@ import {
   displayPath,
   looksBinary,
   MAX_IMAGE_BYTES,
+  readTextFile,
   resolveInWorkspace,
   ToolError,
 } from "../core/mod.ts";
@@ -71,7 +72,9 @@ export default defineTool({
         `${shown} is a binary file (${bytes.length} bytes); read_file reads text only. Inspect it with bash (e.g. \`file\`, \`xxd ${shown} | head\`).`,
       );
     }
-    const lines = new TextDecoder().decode(bytes).split(/\r?\n/);
+    // A routed read (an editor's buffer) is what the model sees; the local bytes only judged the file.
+    const text = ctx.files ? await readTextFile(ctx, full, shown) : new TextDecoder().decode(bytes);
+    const lines = text.split(/\r?\n/);
     if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
     const start = offset - 1;
     const slice = lines.slice(start, start + limit);

@@ -1,6 +1,6 @@
 import { dirname } from "node:path";
 import { z } from "zod";
-import { defineTool, displayPath, resolveInWorkspace } from "../core/mod.ts";
+import { defineTool, displayPath, readTextFile, resolveInWorkspace, writeTextFile } from "../core/mod.ts";
 
 export default defineTool({
   name: "write_file",
@@ -16,22 +16,23 @@ export default defineTool({
   timeoutMs: 30_000,
   async handler({ path, content }, ctx) {
     const full = await resolveInWorkspace(ctx, path, { write: true });
+    const shown = displayPath(ctx.workspace, full);
     const existed = await Deno.stat(full).then(() => true, () => false);
+    const before = existed ? await readTextFile(ctx, full, shown).catch(() => null) : null;
     await Deno.mkdir(dirname(full), { recursive: true });
-    await Deno.writeTextFile(full, content);
+    await writeTextFile(ctx, full, content);
     return {
       ok: true,
-      path: displayPath(ctx.workspace, full),
+      path: shown,
       bytes: new TextEncoder().encode(content).length,
       created: !existed,
+      _diff: { kind: "diff", path: shown, before, after: content },
     };
   },
   async preview({ path, content }, ctx) {
-    const full = await resolveInWorkspace(ctx, path);
-    const before = await Deno.readTextFile(full).catch((err) => {
-      if (err instanceof Deno.errors.NotFound) return null;
-      throw err;
-    });
+    const full = await resolveInWorkspace(ctx, path, { write: true });
+    const exists = await Deno.stat(full).then(() => true, () => false);
+    const before = exists ? await readTextFile(ctx, full) : null;
     return { kind: "diff", path: displayPath(ctx.workspace, full), before, after: content };
   },
 });

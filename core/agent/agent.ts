@@ -9,10 +9,19 @@ import {
   isContextLengthError,
   type ResponseOrigin,
   type RetryInfo,
+  type ToolCall,
   type Usage,
 } from "../provider/mod.ts";
 import type { Session } from "../session/mod.ts";
-import type { BackgroundShells, CommandSandbox, OpenAITool, SkillLoader, ToolRegistry } from "../tool/mod.ts";
+import type {
+  BackgroundShells,
+  CommandRunner,
+  CommandSandbox,
+  FileAccess,
+  OpenAITool,
+  SkillLoader,
+  ToolRegistry,
+} from "../tool/mod.ts";
 import type { CacheStats, ToolDeferral, ToolList } from "../toollist/mod.ts";
 import { compactConversation } from "./compaction.ts";
 import { ResponseAssembler } from "./stream.ts";
@@ -26,8 +35,12 @@ export interface AgentEvents extends ToolEvents {
   text?(delta: string): void;
   /** A piece of the model's reasoning, as it streams in (before or between the answer's text). */
   reasoning?(delta: string): void;
-  /** A model response is complete: its text and how many tool calls it asked for. */
-  responseEnd?(info: { text: string; toolCalls: number }): void;
+  /**
+   * A model response is complete (or was cut off): its text and how many tool calls it asked for. The agent
+   * also sets `calls` (the tool calls, whole, none for a cut response), `usage` (this request's tokens) and,
+   * when the request did not extend the previous request's prefix, `cacheBreak` (the first part that changed).
+   */
+  responseEnd?(info: ResponseInfo): void;
   /** A message from navi itself for the user (tool list changes, the step limit). */
   notice?(text: string): void;
   /** A failed model request will be retried after `info.waitMs` (`info.message` says so in one line). */
@@ -60,6 +73,27 @@ export type UserWait =
     /** Whether it was interrupted. */
     aborted: boolean;
   };
+/** What `responseEnd` hears about one model response. */
+export interface ResponseInfo {
+  /** The response's text. */
+  text: string;
+  /** How many tool calls it asked for. */
+  toolCalls: number;
+  /** The tool calls, in order (none when the response was cut off). */
+  calls?: ToolCall[];
+  /** The tokens of this one request. */
+  usage?: Usage;
+  /** The first part of the request that differed from the previous request's prefix (a cache break). */
+  cacheBreak?: string;
+  /** The response was cut off: aborted by the user (`interrupted`) or the stream broke (`cut`). */
+  cut?: "interrupted" | "cut";
+}
+
+/**
+ * What a user turn says: text, or content parts in the Chat Completions shape (`{type: "text", text}`,
+ * `{type: "image_url", image_url: {url}}`) for a message with images.
+ */
+export type UserContent = string | Record<string, unknown>[];
 
 /** The outcome of one user turn. */
 export interface TurnResult {
@@ -109,6 +143,10 @@ export interface AgentOptions {
   redact?: (text: string) => string;
   /** Progress callbacks for the user interface. */
   events?: AgentEvents;
+  /** Where file tools read and write (default: the local file system). */
+  files?: FileAccess;
+  /** Where `bash` runs commands (default: local child processes). */
+  commandRunner?: CommandRunner;
   /** The model requests go to (read after each turn to record its usage by model). */
   model?: () => string | undefined;
   /** Awaited before each model request (MCP tool-list refreshes already announced land first). */
@@ -140,7 +178,12 @@ export class Agent {
     this.session = opts.session;
     this.tools = opts.tools;
     this.keeper = opts.keeper;
-    this.#calls = new ToolCallRunner({ ...opts, route: (call) => opts.tools.deferral.route(call) });
+    this.#calls = new ToolCallRunner({
+      ...opts,
+      route: (call) => opts.tools.deferral.route(call),
+      fit: (content, id) =>
+        this.keeper.fitText(content, { tools: this.tools.sent(), name: id, what: "the result of this call" }),
+    });
   }
 
   /** Decides each request's tools array (the tool list's deferral). */
@@ -158,7 +201,7 @@ export class Agent {
    * stream that broke off or ended incomplete; what arrived of it is kept in the session with the `cut`
    * marker and none of its tool calls is run.
    */
-  async run(prompt: string, signal: AbortSignal): Promise<TurnResult> {
+  async run(prompt: UserContent, signal: AbortSignal): Promise<TurnResult> {
     const result: TurnResult = {
       text: "",
       toolCalls: [],
@@ -181,9 +224,10 @@ export class Agent {
     }
   }
 
-  async #turn(prompt: string, opts: { signal: AbortSignal; result: TurnResult }): Promise<TurnResult> {
+  async #turn(prompt: UserContent, opts: { signal: AbortSignal; result: TurnResult }): Promise<TurnResult> {
     const { session, events = {} } = this.#opts;
     const { signal, result } = opts;
+    this.keeper.checkMessage(prompt, this.deferral.view().tools);
     session.addMessage({ role: "user", content: prompt });
     const reminder = await this.#opts.turnReminder?.().catch(() => undefined);
     if (reminder) {
@@ -206,6 +250,7 @@ export class Agent {
       } catch (err) {
         if (!isContextLengthError(err) || !this.keeper.compactable()) throw err;
         this.keeper.refused(tools);
+        if (!this.keeper.overBudget(tools)) throw err;
         const done = await this.compact(signal, { reason: "context-length", usage: result.usage }).catch(
           () => {
             throw err;
@@ -288,9 +333,17 @@ export class Agent {
       if (opts.signal.aborted) throw abortError(opts.signal);
     } catch (err) {
       const aborted = isAbort(err, opts.signal);
-      const partial = response.partialMessage(aborted ? "interrupted" : "cut");
+      const cut = aborted ? "interrupted" : "cut";
+      const partial = response.partialMessage(cut);
       if (partial) session.addMessage(partial);
-      events.responseEnd?.({ text: response.text, toolCalls: 0 });
+      events.responseEnd?.({
+        text: response.text,
+        toolCalls: 0,
+        calls: [],
+        usage: { ...usage },
+        ...(changed ? { cacheBreak: changed } : {}),
+        cut,
+      });
       if (!aborted) throw err;
       return { text: response.text, calls: [], aborted: true };
     } finally {
@@ -306,8 +359,14 @@ export class Agent {
       }));
     }
     const calls = response.calls();
-    session.addMessage(response.message());
-    events.responseEnd?.({ text: response.text, toolCalls: calls.length });
+    session.addMessage(this.keeper.fitToolCalls(response.message(), tools));
+    events.responseEnd?.({
+      text: response.text,
+      toolCalls: calls.length,
+      calls,
+      usage: { ...usage },
+      ...(changed ? { cacheBreak: changed } : {}),
+    });
     return { text: response.text, calls, aborted: false };
   }
 }

@@ -4,6 +4,14 @@
  * context keeper says it no longer fits.
  * @module
  */
-export { Agent, type AgentEvents, type AgentOptions, type TurnResult, type UserWait } from "./agent.ts";
+export {
+  Agent,
+  type AgentEvents,
+  type AgentOptions,
+  type ResponseInfo,
+  type TurnResult,
+  type UserContent,
+  type UserWait,
+} from "./agent.ts";
 export { CUT_MARKERS, type CutReason, ResponseAssembler } from "./stream.ts";
 export { ToolCallRunner, type ToolCallRunnerOptions, type ToolEvents } from "./tool_calls.ts";

@@ -2,14 +2,17 @@ import type { RoutedCall } from "../toollist/mod.ts";
 import type { ApprovalPolicy, Decision } from "../approval/mod.ts";
 import {
   type BackgroundShells,
+  type CommandRunner,
   type CommandSandbox,
   errorMessage,
+  type FileAccess,
   parseArguments,
   type SkillLoader,
   type TodoBoard,
   type TodoItem,
   toModelContent,
   type ToolContext,
+  type ToolPreview,
   type ToolProgress,
   type ToolRegistry,
   type ToolResult,
@@ -21,12 +24,20 @@ import type { Session } from "../session/mod.ts";
 export interface ToolEvents {
   /** A tool call is about to be decided and run. */
   toolStart?(call: ToolCall): void;
-  /** Live output of a running tool (e.g. bash). */
-  toolOutput?(chunk: string): void;
+  /** Live output of a running tool (e.g. bash); `call` is the call it belongs to (the agent always sets it). */
+  toolOutput?(chunk: string, call?: ToolCall): void;
+  /** How the approval policy decided a call whose arguments were valid (before it runs, or instead). */
+  toolDecision?(call: ToolCall, decision: Decision): void;
   /** Progress of a long call (MCP progress notifications). */
   toolProgress?(call: ToolCall, progress: ToolProgress): void;
-  /** A tool call ended: its result and how many milliseconds it ran. */
-  toolEnd?(call: ToolCall, outcome: { result: ToolResult; ms: number }): void;
+  /** What an allowed call will change, when nobody was asked (a session "always", a rule, auto mode). */
+  toolPreview?(call: ToolCall, preview: ToolPreview): void;
+  /**
+   * A tool call ended: its result, how many milliseconds it ran, and `content`, the tool message as the model
+   * receives it (secrets redacted; a cut result names the file that keeps the whole). The agent always sets
+   * `content`.
+   */
+  toolEnd?(call: ToolCall, outcome: { result: ToolResult; ms: number; content?: string }): void;
   /**
    * The plan changed: the session's whole todo list as the model just wrote it (todo_write). Fronts show it
    * (the REPL's checklist, ACP `plan` updates, a stream-json `plan` event).
@@ -58,6 +69,12 @@ export interface ToolCallRunnerOptions {
   shells?: BackgroundShells;
   /** Progress callbacks for the user interface. */
   events?: ToolEvents;
+  /** Where file tools read and write (default: the local file system). */
+  files?: FileAccess;
+  /** Where `bash` runs commands (default: local child processes). */
+  commandRunner?: CommandRunner;
+  /** A result's content as the conversation keeps it (a note in place of one too large for the window). */
+  fit?(content: string, callId: string): string;
   /** The skills the `skill` tool loads. */
   skills?: SkillLoader;
   /** More directories tools may read without asking (skill folders). */
@@ -87,7 +104,7 @@ export class ToolCallRunner {
   /** Run `calls`, append one tool message per call (in call order) and any images; returns the outcomes. */
   async run(calls: ToolCall[], signal: AbortSignal): Promise<{ name: string; ok: boolean }[]> {
     const routed = calls.map((call) => this.#route(call));
-    const results: ToolResult[] = new Array(calls.length);
+    const results: { result: ToolResult; content: string }[] = new Array(calls.length);
     const safe = (r: RoutedCall) => r.tool?.concurrencySafe === true;
     let i = 0;
     while (i < routed.length) {
@@ -99,12 +116,11 @@ export class ToolCallRunner {
       );
       i = j;
     }
-    const { session, redact } = this.#opts;
+    const { session } = this.#opts;
     const images: Message[] = [];
     calls.forEach((call, n) => {
-      const r = keepWhole(results[n], { session, id: call.id });
-      const content = toModelContent(r);
-      session.addMessage({ role: "tool", tool_call_id: call.id, content: redact?.(content) ?? content });
+      const { result: r, content } = results[n];
+      session.addMessage({ role: "tool", tool_call_id: call.id, content });
       if (r._multimodal && typeof r._image_data_url === "string") {
         images.push({
           role: "user",
@@ -116,7 +132,7 @@ export class ToolCallRunner {
       }
     });
     for (const m of images) session.addMessage(m);
-    return routed.map((r, n) => ({ name: r.call.name, ok: results[n].ok }));
+    return routed.map((r, n) => ({ name: r.call.name, ok: results[n].result.ok }));
   }
 
   #route(call: ToolCall): RoutedCall {
@@ -125,8 +141,8 @@ export class ToolCallRunner {
     return tool ? { call, tool } : { call, error: `Unknown tool: ${call.name}` };
   }
 
-  async #runOne(routed: RoutedCall, signal: AbortSignal): Promise<ToolResult> {
-    const { session, events = {} } = this.#opts;
+  async #runOne(routed: RoutedCall, signal: AbortSignal): Promise<{ result: ToolResult; content: string }> {
+    const { session, redact, events = {} } = this.#opts;
     const { call, via } = routed;
     events.toolStart?.(call);
     const started = performance.now();
@@ -140,8 +156,12 @@ export class ToolCallRunner {
       ...(result.ok ? {} : { error: result.error }),
       ...(via ? { via } : {}),
     });
-    events.toolEnd?.(call, { result, ms });
-    return result;
+    const kept = keepWhole(result, { session, id: call.id });
+    const raw = toModelContent(kept);
+    const redacted = redact?.(raw) ?? raw;
+    const content = this.#opts.fit?.(redacted, call.id) ?? redacted;
+    events.toolEnd?.(call, { result, ms, content });
+    return { result: kept, content };
   }
 
   async #decideAndRun(
@@ -163,26 +183,51 @@ export class ToolCallRunner {
     } catch (err) {
       return fail(errorMessage(err), "invalid");
     }
-    const previewContext = { ...this.#context(call, signal), confirm: () => Promise.resolve(false) };
+    // The preview may look outside the workspace (to show the diff); the question then says so, once.
+    let outside: string | undefined;
+    let previewed = false;
+    const previewContext = {
+      ...this.#context(call, signal),
+      confirm: (req: { detail: string }) => {
+        outside = req.detail;
+        return Promise.resolve(true);
+      },
+    };
+    const preview = async () => {
+      previewed = true;
+      const p = await tool.preview!(args, previewContext);
+      return p && outside !== undefined ? { ...p, outside } : p;
+    };
     const verdict = await policy.decide({
       tool: call.name,
       approval: tool.approval,
       args,
-      ...(tool.preview ? { preview: () => tool.preview!(args, previewContext) } : {}),
+      callId: call.id,
+      ...(tool.preview ? { preview } : {}),
     });
+    this.#opts.events?.toolDecision?.(call, verdict);
     if (!verdict.allowed) return fail(verdict.error ?? "Not approved", verdict.how);
+    const { events } = this.#opts;
+    if (!previewed && tool.preview && events?.toolPreview) {
+      const shown = await preview().catch(() => undefined);
+      if (shown) events.toolPreview(call, shown);
+    }
     const ranAt = performance.now();
-    const result = await tool.run(args, this.#context(call, signal));
+    const result = await tool.run(args, this.#context(call, signal, verdict.outside));
     return { result, decision: verdict.how, ranAt };
   }
 
-  #context(call: ToolCall, signal: AbortSignal): ToolContext {
+  #context(call: ToolCall, signal: AbortSignal, allowedOutside?: string): ToolContext {
     const { policy, events } = this.#opts;
     return {
       workspace: this.#opts.workspace,
+      callId: call.id,
       signal,
-      confirm: (req) => policy.confirm(call.name, req.detail),
-      onOutput: events?.toolOutput ? (c) => events.toolOutput!(c) : undefined,
+      confirm: (req) =>
+        req.detail === allowedOutside
+          ? Promise.resolve(true)
+          : policy.confirm(call.name, req.detail, { callId: call.id }),
+      onOutput: events?.toolOutput ? (c) => events.toolOutput!(c, call) : undefined,
       onProgress: events?.toolProgress ? (p) => events.toolProgress!(call, p) : undefined,
       childEnv: this.#opts.childEnv,
       sandbox: this.#opts.sandbox,
@@ -194,6 +239,8 @@ export class ToolCallRunner {
       shells: this.#opts.shells,
       todos: todoBoard(this.#opts.session, events),
       ...(this.#opts.skills ? { skills: this.#opts.skills } : {}),
+      ...(this.#opts.files ? { files: this.#opts.files } : {}),
+      ...(this.#opts.commandRunner ? { commandRunner: this.#opts.commandRunner } : {}),
     };
   }
 }

@@ -3,7 +3,7 @@ import type { Config } from "../config/mod.ts";
 import { Extensions } from "../extensions/mod.ts";
 import { type EarlyServers, McpService } from "../mcp/mod.ts";
 import { fileMentions, type MentionProvider } from "../mentions/mod.ts";
-import { type Env, Secrets } from "../output/mod.ts";
+import { type Env, escapeControls, Secrets } from "../output/mod.ts";
 import { PluginLoader, type PluginReport } from "../plugins/mod.ts";
 import { presetKeyRefs } from "../provider/mod.ts";
 import type { Project } from "../project/mod.ts";
@@ -115,14 +115,18 @@ export class NaviApp {
     return this.secrets.childEnv(this.env);
   }
 
-  /** Append a line (secrets redacted) to `$NAVI_HOME/logs/<file>`; never throws. */
+  /** Append a line (secrets redacted, control characters shown escaped) to `$NAVI_HOME/logs/<file>`; never throws. */
   log(file: string, line: string): void {
     try {
       const dir = join(this.home, "logs");
       Deno.mkdirSync(dir, { recursive: true });
-      Deno.writeTextFileSync(join(dir, file), `${new Date().toISOString()} ${this.secrets.redact(line)}\n`, {
-        append: true,
-      });
+      Deno.writeTextFileSync(
+        join(dir, file),
+        `${new Date().toISOString()} ${escapeControls(this.secrets.redact(line))}\n`,
+        {
+          append: true,
+        },
+      );
     } catch { /* a log line must never break navi */ }
   }
 

@@ -10,8 +10,9 @@ import {
   modelLimits,
   systemPrompt,
 } from "../context/mod.ts";
+import type { CommandRunner, FileAccess } from "../tool/mod.ts";
 import { listedSkills, skillsBlock } from "../extensions/mod.ts";
-import { LlmClient } from "../provider/mod.ts";
+import { LlmClient, type Message } from "../provider/mod.ts";
 import {
   type LoadedSession,
   newestSessionIn,
@@ -42,6 +43,10 @@ export interface ConversationOptions {
   ask?: AskUser;
   /** Progress callbacks for the user interface. */
   events?: AgentEvents;
+  /** Where file tools read and write (an editor's buffers over ACP); default: the local file system. */
+  files?: FileAccess;
+  /** Where `bash` runs commands (an editor's terminals over ACP); default: local child processes. */
+  commandRunner?: CommandRunner;
   /** The clock of retry waits, the deferral's cache TTL and session timestamps (default the system clock). */
   clock?: Clock;
 }
@@ -130,6 +135,8 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     shells,
     redact: (text) => app.secrets.redact(text),
     events: opts.events,
+    ...(opts.files ? { files: opts.files } : {}),
+    ...(opts.commandRunner ? { commandRunner: opts.commandRunner } : {}),
     model: () => safeChoice(llm)?.model,
     beforeRequest: () => app.mcp.settle(),
     skills: app.extensions,
@@ -185,8 +192,10 @@ function openSession(
   const { now } = opts;
   let id = opts.resume;
   if (opts.continue && !id) {
-    id = newestSessionIn(app.home, app.workspace);
-    if (!id) throw new SessionError(`no session to continue in ${app.workspace}`);
+    id = newestSessionIn(app.home, app.workspace, {
+      accept: (messages) => messages.some((m) => m.role !== "system" && !isInstructionsMessage(m)),
+    });
+    if (!id) throw new SessionError(`no conversation to continue in ${app.workspace}`);
   }
   if (id) {
     const loaded = Session.load(app.home, resolveSessionId(app.home, id), { redact, now });
@@ -198,22 +207,22 @@ function openSession(
     return { session: loaded.session, loaded, warnings };
   }
   const choice = safeChoice(opts.llm);
-  const session = Session.create(
-    app.home,
-    { cwd: app.workspace, provider: choice?.name, model: choice?.model },
-    { redact, now },
-  );
-  session.addMessage({
+  const preamble: Message[] = [{
     role: "system",
     content: systemPrompt({
       workspace: app.workspace,
       date: new Date().toISOString().slice(0, 10),
       platform: `${Deno.build.os} ${Deno.build.arch}`,
     }),
-  });
+  }];
   const instructions = loadInstructions({ workspace: app.workspace, home: app.home });
   const head = headText(app, { instructions, model: choice?.model });
-  if (head.text) session.addMessage({ role: "user", content: head.text });
+  if (head.text) preamble.push({ role: "user", content: head.text });
+  const session = Session.create(
+    app.home,
+    { cwd: app.workspace, provider: choice?.name, model: choice?.model },
+    { redact, preamble, now },
+  );
   return { session, warnings: head.cut ? [head.cut] : [] };
 }
 

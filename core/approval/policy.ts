@@ -30,6 +30,8 @@ export interface ApprovalQuestion {
   prefix?: string;
   /** Asked about a path outside the workspace: the resolved path ("always" then covers only that). */
   outside?: string;
+  /** The id of the tool call asked about, when the caller knows it (an editor shows the question there). */
+  callId?: string;
 }
 
 /** Asks the user; absent when nobody can answer (stdin not a terminal, `-p`). */
@@ -69,6 +71,8 @@ export interface Decision {
     | "invalid";
   /** Why the call may not run, as the model is told. */
   error?: string;
+  /** The path outside the workspace the user allowed along with the call (it is not asked about again). */
+  outside?: string;
 }
 
 /** A parsed allow or deny rule. */
@@ -194,9 +198,11 @@ export class ApprovalPolicy {
       args: Record<string, unknown>;
       /** What the call would change; computed only when the user is asked. */
       preview?: () => Promise<ToolPreview | undefined>;
+      /** The tool call's id, passed on to the question. */
+      callId?: string;
     },
   ): Promise<Decision> {
-    const { tool, approval, args } = call;
+    const { tool, approval, args, callId } = call;
     if (await denied(this.#deny, { tool, args })) {
       return { allowed: false, how: "denied", error: `Denied: ${tool} is blocked by a deny rule in config` };
     }
@@ -206,17 +212,23 @@ export class ApprovalPolicy {
     }
     if (this.mode === "auto") return { allowed: true, how: "auto" };
     if (allows(this.#allow, { tool, args })) return { allowed: true, how: "rule" };
-    const granted = this.#grants.filter((g) => !g.outside).map(grantRule);
+    const granted = this.#grants.map(grantRule);
     if (allows(granted, { tool, args })) return { allowed: true, how: "session" };
     if (await this.#sandboxAllows?.(tool)) return { allowed: true, how: "sandbox" };
     const command = typeof args.command === "string" ? args.command : undefined;
-    return await this.#question({
+    const preview = call.preview ? await call.preview().catch(() => undefined) : undefined;
+    const decision = await this.#question({
       tool,
       summary: summarize(args),
       args,
       ...(command !== undefined && suggestPrefix(command) ? { prefix: suggestPrefix(command) } : {}),
-      ...(call.preview ? { preview: await call.preview().catch(() => undefined) } : {}),
+      ...(preview ? { preview } : {}),
+      ...(preview?.outside !== undefined ? { outside: preview.outside } : {}),
+      ...(callId ? { callId } : {}),
     });
+    return decision.allowed && preview?.outside !== undefined
+      ? { ...decision, outside: preview.outside }
+      : decision;
   }
 
   /** What the user allowed for the rest of the session, oldest first. */
@@ -232,11 +244,17 @@ export class ApprovalPolicy {
   }
 
   /** An out-of-class action (a path outside the workspace): asked in ask, refused in plan, allowed in auto. */
-  async confirm(tool: string, detail: string): Promise<boolean> {
+  async confirm(tool: string, detail: string, opts: { callId?: string } = {}): Promise<boolean> {
     if (this.mode === "auto") return true;
     if (this.mode === "plan") return false;
     if (this.#grants.some((g) => g.outside && g.tool === tool)) return true;
-    const question = { tool, summary: `outside the workspace: ${detail}`, args: {}, outside: detail };
+    const question: ApprovalQuestion = {
+      tool,
+      summary: `outside the workspace: ${detail}`,
+      args: {},
+      outside: detail,
+      ...(opts.callId ? { callId: opts.callId } : {}),
+    };
     return (await this.#question(question)).allowed;
   }
 

@@ -2,6 +2,7 @@ import { structuredPatch } from "diff";
 import type { ToolPreview } from "../mod.ts";
 import type { Style } from "./style.ts";
 import { printable } from "./text_width.ts";
+import { escapeControls } from "../output/mod.ts";
 
 /** A preview as lines for the terminal: a title and the body (diff lines, or a new file's first lines). */
 export interface DiffView {
@@ -27,7 +28,7 @@ function lineCount(text: string): number {
 /** A coloured unified diff (3 lines of context, line numbers) of a file change, or a new file's first lines. */
 export function diffView(preview: ToolPreview, opts: { style: Style; firstLines?: number }): DiffView {
   const { style } = opts;
-  const path = printable(preview.path);
+  const path = escapeControls(preview.path);
   if (preview.before === null) {
     const all = preview.after.split("\n");
     if (preview.after.endsWith("\n")) all.pop();

@@ -1,4 +1,4 @@
-import { charWidth, printable } from "./text_width.ts";
+import { charWidth, printable, textWidth } from "./text_width.ts";
 
 function prevIndex(text: string, i: number): number {
   if (i <= 0) return 0;
@@ -149,7 +149,7 @@ export function layout(
     while (i < line.length) {
       const ch = line.slice(i, nextIndex(line, i));
       const shown = printable(ch);
-      const w = shown === "?" && ch !== "?" ? 1 : charWidth(shown);
+      const w = shown === ch ? charWidth(ch) : textWidth(shown);
       if (col + w > columns) {
         rows.push(row);
         row = "";

@@ -34,6 +34,16 @@ export interface ReadLineOptions {
   simple?: boolean;
 }
 
+/** Call `fn` when the terminal is resized (SIGWINCH); returns the function that stops it. */
+function onResize(fn: () => void): () => void {
+  try {
+    Deno.addSignalListener("SIGWINCH", fn);
+    return () => Deno.removeSignalListener("SIGWINCH", fn);
+  } catch {
+    return () => {};
+  }
+}
+
 /** Pastes longer than this (characters or lines) show as a placeholder and are sent whole. */
 export const FOLD_CHARS = 1000;
 const FOLD_LINES = 12;
@@ -67,6 +77,7 @@ export class LineEditor {
       this.#active = session;
       let chain = Promise.resolve();
       let done = false;
+      let unlisten = () => {};
       const pop = this.#input.push((keys) => {
         chain = chain.then(async () => {
           for (const key of keys) {
@@ -76,6 +87,7 @@ export class LineEditor {
               done = true;
               if (this.#active === session) this.#active = undefined;
               pop();
+              unlisten();
               resolve(result);
             }
           }
@@ -83,6 +95,8 @@ export class LineEditor {
         });
       });
       session.render();
+      // A resize reflows what is drawn: the input is drawn again for the new width.
+      unlisten = onResize(() => void (chain = chain.then(() => void (done || session.render()))));
     });
   }
 
@@ -103,6 +117,9 @@ class EditSession {
   #pastes = new Map<string, string>();
   #nextPaste: () => number;
   #cursorRow = 0;
+  /** Widths of the rows last drawn, and the cursor's column then: how far up the drawing starts, even after
+   * the terminal was resized and reflowed them. */
+  #drawn: { widths: number[]; cursorCol: number } = { widths: [], cursorCol: 0 };
   #historyIndex: number;
   #draft = "";
   #search?: Search;
@@ -257,10 +274,31 @@ class EditSession {
     return result;
   }
 
+  /** Rows from the top of the last drawing to the cursor, at the terminal's width now (rows reflow). */
+  #rowsUp(): number {
+    const columns = Math.max(1, this.#out.columns());
+    const span = (w: number) => Math.max(1, Math.ceil(w / columns));
+    let up = 0;
+    for (let i = 0; i < this.#cursorRow; i++) up += span(this.#drawn.widths[i] ?? 0);
+    return up + Math.floor(this.#drawn.cursorCol / columns);
+  }
+
+  /** Rows the last drawing takes at the terminal's width now. */
+  #rowsDrawn(): number {
+    const columns = Math.max(1, this.#out.columns());
+    return this.#drawn.widths.reduce((n, w) => n + Math.max(1, Math.ceil(w / columns)), 0);
+  }
+
   /** Remove the drawing (the cursor ends where the prompt started). */
   clear(): void {
-    this.#out.write("\r" + (this.#cursorRow > 0 ? `\x1b[${this.#cursorRow}A` : "") + "\x1b[J");
+    // Row by row, not "erase below" from the top-left corner, which some terminals (tmux) first copy into
+    // their scrollback: the input would stay there as a stray row.
+    const up = this.#rowsUp();
+    const rows = this.#rowsDrawn();
+    const below = rows > 1 ? "\x1b[1B\x1b[2K".repeat(rows - 1) + `\x1b[${rows - 1}A` : "";
+    this.#out.write("\r" + (up > 0 ? `\x1b[${up}A` : "") + "\x1b[2K" + below);
     this.#cursorRow = 0;
+    this.#drawn = { widths: [], cursorCol: 0 };
   }
 
   /** Draw the prompt and text over the previous drawing; `final` leaves the cursor below it. */
@@ -286,14 +324,17 @@ class EditSession {
       rows = rows.slice(start, start + max);
       cursorRow -= start;
     }
-    let s = "\r" + (this.#cursorRow > 0 ? `\x1b[${this.#cursorRow}A` : "") + "\x1b[J" + rows.join("\r\n");
+    const back = this.#rowsUp();
+    let s = "\r" + (back > 0 ? `\x1b[${back}A` : "") + rows.map((r) => r + "\x1b[K").join("\r\n") + "\x1b[J";
     if (final) {
       s += "\r\n";
       this.#cursorRow = 0;
+      this.#drawn = { widths: [], cursorCol: 0 };
     } else {
       const up = rows.length - 1 - cursorRow;
       s += (up > 0 ? `\x1b[${up}A` : "") + "\r" + (lay.cursorCol > 0 ? `\x1b[${lay.cursorCol}C` : "");
       this.#cursorRow = cursorRow;
+      this.#drawn = { widths: rows.map((r) => textWidth(r)), cursorCol: lay.cursorCol };
     }
     this.#out.write(s);
   }

@@ -20,8 +20,24 @@ export class LazyMarkdown {
     return this.#loading;
   }
 
+  /** `text` rendered whole as rows (for a preview), or undefined while the library is still loading. */
+  render(text: string, opts: { style: Style; columns: number }): string[] | undefined {
+    if (!this.#module) return undefined;
+    const out: string[] = [];
+    const md = new this.#module.MarkdownStream({
+      write: (t) => void out.push(t),
+      ...opts,
+      columns: () => opts.columns,
+    });
+    md.push(text.endsWith("\n") ? text : text + "\n");
+    md.end();
+    return out.join("").replace(/\n$/, "").split("\n");
+  }
+
   /** A renderer for one streamed answer, or undefined while the library is still loading (raw text then). */
-  stream(opts: { write(text: string): void; style: Style; columns(): number }): StreamRenderer | undefined {
+  stream(
+    opts: { write(text: string): void; style: Style; columns(): number; redact?: (text: string) => string },
+  ): StreamRenderer | undefined {
     if (!this.#module) {
       void this.preload();
       return undefined;

@@ -4,7 +4,7 @@
  * @module
  */
 import type { EarlyServers, NaviApp } from "../mod.ts";
-import { type Redactor, type Sink, streamSink } from "../output/mod.ts";
+import { escapeControls, type Redactor, type Sink, streamSink } from "../output/mod.ts";
 import { installCrashGuard } from "./crash_guard.ts";
 import { type AppLoad, buildProgram } from "./program.ts";
 
@@ -50,7 +50,7 @@ export async function main(args: string[]): Promise<number> {
     await program.parseAsync(args, { from: "user" });
   } catch (e) {
     const { ConfigError, SessionError } = await import("../mod.ts");
-    err.write(`navi: ${e instanceof Error ? e.message : String(e)}\n`);
+    err.write(`navi: ${escapeControls(e instanceof Error ? e.message : String(e))}\n`);
     status = e instanceof ConfigError || e instanceof SessionError ? 2 : 1;
   } finally {
     out.flush?.();
@@ -100,6 +100,7 @@ const VALUE_OPTIONS = new Set([
   "-p",
   "--print",
   "--output-format",
+  "--input-format",
   "--provider",
   "--model",
   "--approval",
@@ -118,7 +119,7 @@ export function connectsMcp(args: readonly string[]): boolean {
     if (a === "--") break;
     if (["-h", "--help", "-v", "--version"].includes(a)) return false;
     if (a.startsWith("-")) {
-      if (VALUE_OPTIONS.has(a)) i++;
+      if (VALUE_OPTIONS.has(a) && !(args[i + 1] ?? "-").startsWith("-")) i++;
       continue;
     }
     words.push(a);

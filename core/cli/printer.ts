@@ -2,17 +2,21 @@ import {
   type AgentEvents,
   ApiError,
   type CompactionInfo,
+  ContextLimitError,
   ProviderError,
   SessionError,
   summarize,
   type ToolCall,
+  type ToolPreview,
   type ToolProgress,
   type ToolResult,
 } from "../mod.ts";
+import { diffView } from "./diff_view.ts";
 import { escapeControls, type Sink } from "../output/mod.ts";
 import { makeStyle, shorten, type Style } from "./style.ts";
 import { StatusLine } from "./status_line.ts";
 import { type ReasoningDisplay, ReasoningView } from "./reasoning_view.ts";
+import { wrapLine } from "./wrap.ts";
 
 function argsSummary(call: ToolCall): string {
   try {
@@ -24,7 +28,7 @@ function argsSummary(call: ToolCall): string {
 
 /** One line saying what a tool returned: its short fields, the size of long ones. */
 export function resultSummary(result: ToolResult, opts: { streamed?: boolean } = {}): string {
-  if (!result.ok) return `error: ${shorten(result.error, 160)}`;
+  if (!result.ok) return escapeControls(`error: ${shorten(result.error, 160)}`);
   const bits: string[] = [];
   let said: string | undefined;
   for (const [key, value] of Object.entries(result)) {
@@ -40,7 +44,11 @@ export function resultSummary(result: ToolResult, opts: { streamed?: boolean } =
     }
   }
   const line = `ok${said ? `: ${said}` : ""}${bits.length ? ` (${bits.slice(0, 5).join(", ")})` : ""}`;
-  return shorten(line, 160);
+  return escapeControls(shorten(line, 160));
+}
+
+function printableTitle(title: string): string {
+  return title.startsWith("create ") ? title : `changes ${title}`;
 }
 
 /** Milliseconds as `850 ms` or `1.2 s`. */
@@ -57,6 +65,8 @@ export interface PrinterOptions {
   style?: Style;
   /** A live status line (spinner, elapsed time, progress): only on a terminal. */
   spinner?: boolean;
+  /** The terminal's width: call and result lines wrap at words under it (hanging indents). */
+  columns?: () => number;
   /** A renderer for each answer (markdown on a colour terminal in the REPL); undefined: raw text. */
   markdown?: (write: (text: string) => void) => StreamRenderer | undefined;
   /** More for the status line while it shows (e.g. how many background shells run). */
@@ -107,6 +117,7 @@ class TerminalPrinter {
       enabled: opts.spinner === true,
       text: () => this.#statusText(),
       atLineStart: () => this.#atLineStart,
+      hint: opts.mode === "repl" ? "Esc to interrupt" : undefined,
     });
   }
 
@@ -151,9 +162,14 @@ class TerminalPrinter {
   #callLine(call: ToolCall): string {
     const style = this.#style;
     const args = escapeControls(argsSummary(call));
-    return `${style.cyan("●")} ${style.bold(escapeControls(call.name))}${
-      args ? ` ${style.dim(args)}` : ""
-    }\n`;
+    const line = `${style.bold(escapeControls(call.name))}${args ? ` ${style.dim(args)}` : ""}`;
+    return this.#wrap(line, `${style.cyan("●")} `, "  ") + "\n";
+  }
+
+  /** `text` wrapped at words to the terminal's width (when known), `first` before it, `rest` under it. */
+  #wrap(text: string, first: string, rest: string): string {
+    const columns = this.#opts.columns?.();
+    return columns ? wrapLine(text, { columns, first, rest }) : first + text;
   }
 
   /** A block of navi's own lines (already escaped and styled), on lines of its own. */
@@ -166,7 +182,7 @@ class TerminalPrinter {
   notice(text: string): void {
     this.#ensureNewline();
     this.#open = undefined;
-    this.write(this.#style.yellow(`navi: ${escapeControls(text)}`) + "\n");
+    this.write(this.#wrap(this.#style.yellow(`navi: ${escapeControls(text)}`), "", "  ") + "\n");
   }
 
   #flushStarting(): void {
@@ -235,7 +251,10 @@ class TerminalPrinter {
     this.#endReasoning();
     this.#thinkingSince = undefined;
     this.#settle();
-    this.#md?.end();
+    if (this.#md) {
+      this.#md.end();
+      this.#atLineStart = true;
+    }
     if (mode === "print" && toolCalls > 0 && this.#pending.trim()) {
       err.write(this.#style.dim(escapeControls(this.#pending.trimEnd())) + "\n");
     }
@@ -272,6 +291,21 @@ class TerminalPrinter {
     this.write(this.#style.dim(`  … ${shorten(what, 120)}`) + "\n");
   }
 
+  /** An edit that runs without a question still shows what it changes, folded to a few lines. */
+  toolPreview(call: ToolCall, preview: ToolPreview): void {
+    if (this.#opts.mode !== "repl") return;
+    const r = this.#running.get(call.id);
+    if (r && this.#starting.includes(r)) this.#flushStarting();
+    this.#ensureNewline();
+    if (this.#open !== call.id) this.write(this.#callLine(call));
+    this.#open = call.id;
+    const style = this.#style;
+    const view = diffView(preview, { style, firstLines: 8 });
+    const rows = view.lines.slice(0, 12).map((l) => `  ${style.dim("│")} ${l}`);
+    if (view.lines.length > 12) rows.push(style.dim(`  … ${view.lines.length - 12} more lines`));
+    this.write([style.dim(`  ${printableTitle(view.title)}`), ...rows].join("\n") + "\n");
+  }
+
   toolEnd(call: ToolCall, outcome: { result: ToolResult; ms: number }): void {
     const { result, ms } = outcome;
     const r = this.#running.get(call.id);
@@ -281,8 +315,8 @@ class TerminalPrinter {
     if (this.#open !== call.id) this.write(this.#callLine(call));
     this.#open = undefined;
     const style = this.#style;
-    const line = `  ⎿ ${resultSummary(result, { streamed: r?.streamed })} ${style.dim(`(${formatMs(ms)})`)}`;
-    this.write((result.ok ? style.green(line) : style.red(line)) + "\n");
+    const line = `${resultSummary(result, { streamed: r?.streamed })} ${style.dim(`(${formatMs(ms)})`)}`;
+    this.write(this.#wrap(result.ok ? style.green(line) : style.red(line), "  ⎿ ", "    ") + "\n");
     this.#settle();
   }
 }
@@ -318,6 +352,7 @@ export function terminalEvents(
     toolStart: (call) => p.toolStart(call),
     toolOutput: (chunk) => p.toolOutput(chunk),
     toolProgress: (call, progress) => p.toolProgress(call, progress),
+    toolPreview: (call, preview) => p.toolPreview(call, preview),
     toolEnd: (call, outcome) => p.toolEnd(call, outcome),
     notice: (text) => p.notice(text),
     retry: (info) => p.notice(info.message),
@@ -339,7 +374,10 @@ export function compactionLine(info: CompactionInfo): string {
 
 /** The line for an error that ended a step: navi's own errors as they are, anything else as unexpected. */
 export function errorLine(err: unknown): string {
-  return err instanceof ApiError || err instanceof ProviderError || err instanceof SessionError
-    ? err.message
-    : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
+  return escapeControls(
+    err instanceof ApiError || err instanceof ProviderError || err instanceof SessionError ||
+      err instanceof ContextLimitError
+      ? err.message
+      : `unexpected error: ${err instanceof Error ? err.message : String(err)}`,
+  );
 }

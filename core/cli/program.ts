@@ -4,7 +4,7 @@
 import type * as Commander from "@commander-js/extra-typings";
 import { APPROVAL_MODES, type ApprovalMode, REASONING_EFFORTS } from "../config/mod.ts";
 import type { NaviApp } from "../mod.ts";
-import type { Sink } from "../output/mod.ts";
+import { escapeControls, type Sink } from "../output/mod.ts";
 import { VERSION } from "../version.ts";
 
 /** What a command needs loaded: plugins (reported, quiet or skipped), and stdio MCP servers started early. */
@@ -38,8 +38,23 @@ export function buildProgram(commander: typeof Commander, deps: ProgramDeps) {
   const program = new Command("navi")
     .description("A terminal coding agent for any OpenAI-compatible endpoint.")
     .version(VERSION, "-v, --version")
-    .option("-p, --print <prompt>", "run one turn and print the answer (stdin, when piped, is appended)")
-    .addOption(new Option("--output-format <format>", "output of --print").choices(["text", "json"] as const))
+    .option("-p, --print [prompt]", "run one turn and print the answer (stdin, when piped, is appended)")
+    .addOption(
+      new Option("--output-format <format>", "output of --print").choices(
+        ["text", "json", "stream-json"] as const,
+      ),
+    )
+    .addOption(
+      new Option(
+        "--input-format <format>",
+        "input of --print (stream-json: user messages as JSON lines on stdin)",
+      )
+        .choices(["text", "stream-json"] as const),
+    )
+    .option(
+      "--include-partial-messages",
+      "with --output-format stream-json: text deltas as stream_event lines",
+    )
     .option("--provider <name>", "a config.json providers entry or a preset (navi providers lists them)")
     .option("--model <name>", "model name")
     .addOption(new Option("--effort <level>", "reasoning effort of the requests").choices(REASONING_EFFORTS))
@@ -55,15 +70,10 @@ export function buildProgram(commander: typeof Commander, deps: ProgramDeps) {
     })
     .action(async (words, opts) => {
       if (words.length) throw new Error(unexpectedWords(words));
+      checkPrintOptions(opts);
       const app = await deps.createApp({ mcp: true, trust: opts.print === undefined ? "ask" : undefined });
       if (opts.print !== undefined) {
-        const { printCommand } = await import("./commands/print.ts");
-        if (opts.resume === true) {
-          throw new Error(
-            "--resume needs a session id with -p (navi sessions lists them; a unique prefix works)",
-          );
-        }
-        deps.exit(await printCommand(app, opts.print, { ...opts, resume: opts.resume }));
+        deps.exit(await runPrint(app, { ...opts, print: opts.print }));
         return;
       }
       const { runRepl } = await import("./repl.ts");
@@ -80,6 +90,7 @@ export function buildProgram(commander: typeof Commander, deps: ProgramDeps) {
   ) {
     program.addCommand(build(commander, deps));
   }
+  program.addCommand(acpSubcommand(commander, deps));
   program.addCommand(mcpCommand(commander, deps));
   program.addCommand(pluginsCommand(commander, deps));
   program.addCommand(trustSubcommand(commander, deps));
@@ -87,12 +98,53 @@ export function buildProgram(commander: typeof Commander, deps: ProgramDeps) {
   return program;
 }
 
+type PrintFlags = {
+  print?: string | true;
+  outputFormat?: "text" | "json" | "stream-json";
+  inputFormat?: "text" | "stream-json";
+  includePartialMessages?: true;
+  resume?: string | true;
+};
+
+/** The options that only mean something with -p, and only together. */
+function checkPrintOptions(opts: PrintFlags): void {
+  const streamOnly = opts.inputFormat === "stream-json"
+    ? "--input-format stream-json"
+    : opts.includePartialMessages
+    ? "--include-partial-messages"
+    : undefined;
+  if (opts.print === undefined && (opts.outputFormat || opts.inputFormat || streamOnly)) {
+    throw new Error("--output-format, --input-format and --include-partial-messages go with -p");
+  }
+  if (streamOnly && opts.outputFormat !== "stream-json") {
+    throw new Error(`${streamOnly} needs --output-format stream-json`);
+  }
+  if (opts.print !== undefined && opts.resume === true) {
+    throw new Error("--resume needs a session id with -p (navi sessions lists them; a unique prefix works)");
+  }
+}
+
+/** `-p`: one turn printed as text or JSON, or the stream-json event stream. */
+async function runPrint<O extends PrintFlags & { print: string | true }>(
+  app: NaviApp,
+  opts: O,
+): Promise<number> {
+  const prompt = opts.print === true ? "" : opts.print;
+  const resume = opts.resume === true ? undefined : opts.resume;
+  if (opts.outputFormat === "stream-json") {
+    const { streamJsonCommand } = await import("./commands/stream_json.ts");
+    return await streamJsonCommand(app, prompt, { ...opts, resume });
+  }
+  const { printCommand } = await import("./commands/print.ts");
+  return await printCommand(app, prompt, { ...opts, outputFormat: opts.outputFormat, resume });
+}
+
 function unexpectedWords(words: string[]): string {
   const text = words.join(" ");
   return `unexpected argument ${JSON.stringify(text)}: to send a prompt use navi -p ${
     JSON.stringify(text)
   } ` +
-    "or start navi and type it; commands: tools, sessions, providers, mcp, plugins, trust, config, doctor";
+    "or start navi and type it; commands: tools, sessions, providers, mcp, plugins, trust, config, doctor, acp";
 }
 
 /** `navi tools [--json]`. */
@@ -118,8 +170,35 @@ function toolsSubcommand({ Command }: typeof Commander, deps: ProgramDeps) {
       const view = list.deferral.view();
       deps.out.write(toolsCommand({ view, tools: app.registry, mode }, opts) + "\n");
       for (const s of app.mcp.states()) {
-        if (s.error) deps.err.write(`navi: MCP server ${s.name} ${s.status}: ${s.error}\n`);
+        if (s.error) deps.err.write(`navi: MCP server ${s.name} ${s.status}: ${escapeControls(s.error)}\n`);
       }
+    });
+}
+
+/** `navi acp`: the Agent Client Protocol on stdin/stdout, for editors. Loads no REPL code. */
+function acpSubcommand({ Command }: typeof Commander, deps: ProgramDeps) {
+  return new Command("acp")
+    .description(
+      "speak the Agent Client Protocol on stdin/stdout (for editors: Zed, JetBrains, Neovim, Emacs)",
+    )
+    .action(async (_opts, cmd) => {
+      const { approval } = cmd.optsWithGlobals() as Globals;
+      const [{ serveAcp }, { builtinTools }, { naviHome }] = await Promise.all([
+        import("../acp/mod.ts"),
+        import("../../tools/mod.ts"),
+        import("../home.ts"),
+      ]);
+      deps.exit(
+        await serveAcp({
+          home: naviHome(),
+          env: Deno.env,
+          builtins: builtinTools,
+          input: Deno.stdin.readable,
+          output: Deno.stdout.writable,
+          log: (line) => deps.err.write(`navi: ${line}\n`),
+          ...(approval ? { approval } : {}),
+        }),
+      );
     });
 }
 

@@ -30,7 +30,7 @@ import { LazyMarkdown } from "./markdown_loader.ts";
 import { History } from "./history.ts";
 import { terminalNotifier } from "./notify.ts";
 import { errorLine, terminalEvents } from "./printer.ts";
-import { type Sink, streamSink } from "../output/mod.ts";
+import { escapeControls, type Sink, streamSink } from "../output/mod.ts";
 import { replCompleter } from "./repl_complete.ts";
 import { replCommands, slashContext } from "./repl_context.ts";
 import { interactiveIO, pipedIO, type ReplIO } from "./repl_io.ts";
@@ -97,8 +97,15 @@ class Repl {
       err: streamSink(Deno.stderr, app.secrets),
       style: parts.style,
       spinner: Deno.stdout.isTerminal(),
-      markdown: parts.style.on && term
-        ? (write) => this.#markdown.stream({ write, style: parts.style, columns: () => term.columns() })
+      columns: term && (() => term.columns()),
+      markdown: term && Deno.stdout.isTerminal()
+        ? (write) =>
+          this.#markdown.stream({
+            write,
+            style: parts.style,
+            columns: () => term.columns(),
+            redact: (t) => app.secrets.redact(t),
+          })
         : undefined,
       statusExtra: () => runningShells(this.#convo?.shells.running() ?? 0),
     });
@@ -151,16 +158,18 @@ class Repl {
   }
 
   #opened(): void {
-    if (this.#convo.resumed) {
-      const session = this.#convo.agent.session;
-      this.#out.write(resumeSummary(session, { style: this.#style }) + "\n");
-      if (session.todos.length) this.#out.write(todoChecklist(session.todos, { style: this.#style }) + "\n");
-    }
+    if (!this.#convo.resumed) return;
+    const term = this.#io.term;
+    const render = term &&
+      ((text: string) => this.#markdown.render(text, { style: this.#style, columns: term.columns() - 2 }));
+    const session = this.#convo.agent.session;
+    this.#out.write(resumeSummary(session, { style: this.#style, render }) + "\n");
+    if (session.todos.length) this.#out.write(todoChecklist(session.todos, { style: this.#style }) + "\n");
   }
 
   /** A start-up line: yellow when it is a warning; above the prompt while a step runs. */
   #report = (line: StartupLine) => {
-    const text = `navi: ${line.kind === "warning" ? "warning: " : ""}${line.text}`;
+    const text = `navi: ${line.kind === "warning" ? "warning: " : ""}${escapeControls(line.text)}`;
     this.#notify(line.kind === "warning" ? this.#style.yellow(text) : text);
   };
 
@@ -172,7 +181,12 @@ class Repl {
       if (!io.interactive) {
         throw new SessionError("--resume without an id needs a terminal; navi sessions lists ids");
       }
-      id = await pickSession(this.#sessions(), { ask: io.ask, out: this.#out, style: this.#style });
+      id = await pickSession(this.#sessions(), {
+        ask: io.ask,
+        choose: io.choose,
+        out: this.#out,
+        style: this.#style,
+      });
     }
     this.#convo = await startConversation(this.#app, {
       ...this.#opts,
@@ -186,14 +200,15 @@ class Repl {
       report: this.#report,
       onMcpReady: () => this.#syncMcp(),
     });
+    if (this.#convo.resumed && io.term) await this.#markdown.preload();
     this.#opened();
     for (const text of this.#collisions) this.#report({ kind: "warning", text });
     const style = this.#style;
     for (const line of this.#app.plugins.announcements()) this.#out.write(style.dim(`navi: ${line}`) + "\n");
-    this.#app.plugins.subscribe((e) => this.#notify(style.yellow(`navi: ${e.message}`)));
+    this.#app.plugins.subscribe((e) => this.#notify(style.yellow(`navi: ${escapeControls(e.message)}`)));
     if (io.interactive) {
       this.#out.write(banner({ app: this.#app, convo: this.#convo, style, version: VERSION }) + "\n");
-      if (style.on) void this.#markdown.preload();
+      void this.#markdown.preload();
     }
   }
 
@@ -246,7 +261,15 @@ class Repl {
       } else await this.#step(() => this.#turn(line));
       for (const notice of this.#notices.splice(0)) this.#out.write(notice + "\n");
     }
-    if (io.interactive) this.#out.write("\n");
+    if (io.interactive) {
+      this.#out.write("\n");
+      const session = this.#convo.agent.session;
+      if (session.written) {
+        this.#out.write(
+          style.dim(`resume this conversation with navi -c (or navi --resume ${session.meta.id})`) + "\n",
+        );
+      }
+    }
     if (trap.received) streamSink(Deno.stderr).write(trap.describe() + "\n");
     return trap.status ?? 0;
   }
@@ -301,9 +324,9 @@ class Repl {
   async #turn(line: string): Promise<void> {
     const style = this.#style;
     const { text, attached, problems } = await expandMentions(line, this.#app.mentions);
-    for (const p of problems) this.#out.write(style.yellow(`navi: warning: ${p}`) + "\n");
+    for (const p of problems) this.#out.write(style.yellow(`navi: warning: ${escapeControls(p)}`) + "\n");
     if (attached.length) this.#out.write(style.dim(`attached @${attached.join(", @")}`) + "\n");
-    if (style.on) void this.#markdown.preload({ withHighlighting: true });
+    if (this.#io.term) void this.#markdown.preload({ withHighlighting: style.on });
     const message = [...this.#shellOutputs.splice(0), text].join("\n\n");
     const result = await this.#convo.agent.run(message, this.#running!.signal);
     if (result.aborted) this.#out.write(style.yellow("(interrupted)") + "\n");
@@ -333,6 +356,7 @@ class Repl {
       sessions: () => this.#sessions(),
       resume: (id) => this.#open({ id }),
       ask: (prompt) => this.#io.ask(prompt),
+      choose: this.#io.choose,
       modelsListed: (ids) => void (this.#models = ids),
       submit: (text) => this.#turn(text),
       mcpChanged: () => this.#syncMcp(),

@@ -42,6 +42,7 @@ export interface ReplParts {
   sessions: SlashContext["sessions"];
   resume(id: string): void;
   ask(prompt: string): Promise<string | undefined>;
+  choose?: SlashContext["choose"];
   modelsListed(ids: string[]): void;
   /** Run a user turn with `text` (an expanded MCP prompt). */
   submit(text: string): Promise<void>;
@@ -85,9 +86,11 @@ export function slashContext(app: NaviApp, parts: ReplParts): SlashContext {
     newConversation: parts.newConversation,
     exit: parts.exit,
     clearScreen: () => parts.term?.write("\x1b[2J\x1b[3J\x1b[H"),
+    columns: parts.term && (() => parts.term!.columns()),
     sessions: parts.sessions,
     resume: parts.resume,
     ask: parts.ask,
+    choose: parts.choose,
     submit: parts.submit,
     prices: app.config.prices,
     modelsListed: parts.modelsListed,

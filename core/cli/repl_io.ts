@@ -1,6 +1,7 @@
 import type { ApprovalIO } from "./approval_prompt.ts";
 import type { History } from "./history.ts";
 import { type Completer, LineEditor, type LineResult } from "./line_editor.ts";
+import { chooseFromList } from "./picker.ts";
 import type { Style } from "./style.ts";
 import { TerminalInput, terminalOut, type TermOut } from "./terminal.ts";
 
@@ -17,6 +18,8 @@ export interface ReplIO {
   approval?: Omit<ApprovalIO, "style">;
   /** navi's own drawing on the terminal (interactive only). */
   term?: TermOut;
+  /** Pick one of `rows` with the arrow keys (interactive only); the index, or undefined when cancelled. */
+  choose?(rows: string[], opts: { title: string }): Promise<number | undefined>;
   /** Print a line without disturbing the input being edited. */
   notify(text: string, fallback: (text: string) => void): void;
   close(): void;
@@ -73,6 +76,7 @@ export function interactiveIO(opts: { history: History; style: Style }): ReplIO 
       readLine: (prompt) => editor.readLine({ prompt, simple: true }),
     },
     term,
+    choose: (rows, { title }) => chooseFromList(rows, { input, out: term, style: opts.style, title }),
     notify: (text) => editor.above(text),
     close: () => input.close(),
   };

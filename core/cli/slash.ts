@@ -12,9 +12,11 @@ import {
   type SlashExpansion,
   type ToolRegistry,
 } from "../mod.ts";
-import type { Sink } from "../output/mod.ts";
+import { escapeControls, type Sink } from "../output/mod.ts";
 import type { ReasoningDisplay } from "./reasoning_view.ts";
 import { type Style, table } from "./style.ts";
+import { textWidth } from "./text_width.ts";
+import { wrapRows } from "./wrap.ts";
 
 /** What `/plugins` can do. */
 export interface PluginControl {
@@ -75,12 +77,16 @@ export interface SlashContext {
   exit(): void;
   /** Clear the terminal (no-op when output is not a terminal). */
   clearScreen(): void;
+  /** The terminal's width, when there is one (for /help's columns). */
+  columns?(): number;
   /** Saved sessions of this workspace, newest first. */
   sessions(): SessionSummary[];
   /** Resume a saved session (id or unique prefix): it becomes the conversation. Throws SessionError. */
   resume(id: string): void;
   /** Ask one line; undefined when cancelled or nobody can answer (piped input). */
   ask(prompt: string): Promise<string | undefined>;
+  /** Pick one of `rows` with the arrow keys, on a terminal; the index, or undefined when cancelled. */
+  choose?(rows: string[], opts: { title: string }): Promise<number | undefined>;
   /** Prices per model from config.json. */
   prices?: Record<string, ModelPrice>;
   /** The provider's models were listed (for completion). */
@@ -99,6 +105,8 @@ export interface SlashCommand {
   subcommands?: string[];
   args?: string;
   help: string;
+  /** The /help section the row is listed in (default `commands`; MCP prompts have their own). */
+  group?: string;
   run(args: string, ctx: SlashContext): void | Promise<void>;
 }
 
@@ -132,6 +140,26 @@ const TOOLS_COMMAND: SlashCommand = {
   },
 };
 
+/** After `/model <name>`: a warning when the provider lists its models and `name` is not among them. */
+async function warnUnlisted(
+  name: string,
+  ctx: Pick<SlashContext, "out" | "style" | "signal" | "modelsListed"> & { llm: Conversation["llm"] },
+): Promise<void> {
+  const ids = await ctx.llm.listModels({ signal: ctx.signal, timeoutMs: 5000 }).catch(() => undefined);
+  if (!ids?.length) return;
+  ctx.modelsListed?.(ids);
+  if (ids.includes(name)) return;
+  const some = ids.slice(0, 6).join(", ") + (ids.length > 6 ? ", …" : "");
+  ctx.out.write(
+    ctx.style.yellow(
+      `navi: warning: the provider does not list ${escapeControls(name)} (it lists ${
+        escapeControls(some)
+      }); ` +
+        "the next request may fail: /model lists them, Tab completes",
+    ) + "\n",
+  );
+}
+
 /** `/model [name]`: the model and the provider's models, or a switch from the next request. */
 const MODEL_COMMAND: SlashCommand = {
   name: "/model",
@@ -148,7 +176,7 @@ const MODEL_COMMAND: SlashCommand = {
     } catch (err) {
       out.write(`${args ? `model set to ${args}; ` : ""}${(err as Error).message}\n`);
     }
-    if (args) return;
+    if (args) return await warnUnlisted(args, { llm, out, style, signal, modelsListed });
     try {
       const ids = await llm.listModels({ signal });
       modelsListed?.(ids);
@@ -167,7 +195,8 @@ export function slashTable(extra: SlashCommand[] = []): SlashCommand[] {
     {
       name: "/help",
       help: "show this help",
-      run: (_a, ctx) => ctx.out.write(helpText(commands) + "\n"),
+      run: (_a, ctx) =>
+        ctx.out.write(helpText(commands, { columns: ctx.columns?.(), style: ctx.style }) + "\n"),
     },
     {
       name: "/clear",
@@ -183,7 +212,7 @@ export function slashTable(extra: SlashCommand[] = []): SlashCommand[] {
       name: "/approval",
       subcommands: [...APPROVAL_MODES],
       help: "show or set the approval mode (plan, ask, auto)",
-      run: (args, { conversation, out }) => {
+      run: (args, { conversation, out, style }) => {
         const { policy } = conversation();
         if (args) {
           if (!(APPROVAL_MODES as readonly string[]).includes(args)) {
@@ -193,6 +222,9 @@ export function slashTable(extra: SlashCommand[] = []): SlashCommand[] {
           policy.mode = args as ApprovalMode;
         }
         out.write(`approval mode: ${policy.mode}\n`);
+        if (args === "auto") {
+          out.write(style.yellow("navi: warning: approval mode auto runs every tool without asking") + "\n");
+        }
       },
     },
     ...extra,
@@ -226,12 +258,61 @@ export function slashCompletion(
   return { start: space + 1, items: words.filter((w) => w.startsWith(rest)) };
 }
 
-/** The `/help` text: one line per command with its subcommands. */
-export function helpText(commands: SlashCommand[]): string {
-  return table(commands.map((c) => [
-    [c.name, c.subcommands ? `[${c.subcommands.join("|")}]` : c.args ?? ""].filter(Boolean).join(" "),
-    c.help,
-  ]));
+/** The keys of the REPL's line editor, as `/help` lists them. */
+export const REPL_KEYS: readonly [string, string][] = [
+  ["Enter", "send; a line ending in \\ goes on on the next line"],
+  ["Alt-Enter, Ctrl-J", "a new line in the same message"],
+  ["Tab", "complete commands, their arguments, @paths and @server: resources"],
+  ["Up, Down", "history (in a multi-line message: move between its lines first)"],
+  ["Ctrl-R", "search the history"],
+  ["Ctrl-A, Ctrl-E", "start and end of the line"],
+  ["Ctrl-U, Ctrl-K", "delete to the start or the end of the line"],
+  ["Ctrl-W, Alt-Backspace", "delete the word before the cursor"],
+  ["Ctrl-L", "clear the screen"],
+  ["Esc, Ctrl-C", "stop what navi is doing; at the prompt Ctrl-C clears the line"],
+  ["Ctrl-D", "exit (on an empty line)"],
+  ["@path, !command", "attach a file; run a shell command yourself"],
+];
+
+/**
+ * Rows as two aligned columns `columns` wide: the first at most about a third of the width (a longer name
+ * puts its description on the next row), descriptions wrapped at words under their column. `align`: the rows
+ * whose names set the first column's width (several tables aligned alike).
+ */
+export function twoColumns(
+  rows: [string, string][],
+  opts: { columns: number; indent?: string; align?: [string, string][] },
+): string[] {
+  const indent = opts.indent ?? "  ";
+  const cap = Math.max(12, Math.min(30, Math.floor(opts.columns / 3)));
+  const first = Math.min(cap, Math.max(0, ...(opts.align ?? rows).map(([a]) => textWidth(a))));
+  const hang = " ".repeat(indent.length + first + 2);
+  const width = Math.max(20, opts.columns - 1);
+  return rows.flatMap(([name, what]) => {
+    const fits = textWidth(name) <= first;
+    const lead = fits ? `${indent}${name}${" ".repeat(first - textWidth(name))}  ` : hang;
+    const head = fits ? [] : [`${indent}${name}`];
+    return [...head, ...wrapRows(what, { columns: width, first: lead, rest: hang })];
+  });
+}
+
+/** The `/help` text: the commands by section (each with its subcommands), then the keys. */
+export function helpText(commands: SlashCommand[], opts: { columns?: number; style?: Style } = {}): string {
+  const columns = opts.columns ?? 100;
+  const bold = opts.style?.bold ?? ((s: string) => s);
+  const groups = new Map<string, [string, string][]>();
+  for (const c of commands) {
+    const name = [c.name, c.subcommands ? `[${c.subcommands.join("|")}]` : c.args ?? ""].filter(Boolean).join(
+      " ",
+    );
+    const rows = groups.get(c.group ?? "commands") ??
+      groups.set(c.group ?? "commands", []).get(c.group ?? "commands")!;
+    rows.push([escapeControls(name), escapeControls(c.help.replace(/\s+/g, " ").trim())]);
+  }
+  groups.set("keys", [...REPL_KEYS]);
+  const align = [...groups.values()].flat();
+  return [...groups].map(([title, rows]) => [bold(title), ...twoColumns(rows, { columns, align })].join("\n"))
+    .join("\n\n");
 }
 
 /** Run a slash command line; returns false when the line names no command. */

@@ -12,10 +12,26 @@ export class StatusLine {
   shown = false;
   /** While true (a question is on screen) the line is not drawn. */
   held = false;
-  #opts: { out: Sink; style: Style; enabled: boolean; text(): string | undefined; atLineStart(): boolean };
+  #opts: {
+    out: Sink;
+    style: Style;
+    enabled: boolean;
+    text(): string | undefined;
+    atLineStart(): boolean;
+    /** Said after the text (how to stop what runs). */
+    hint?: string;
+  };
 
   constructor(
-    opts: { out: Sink; style: Style; enabled: boolean; text(): string | undefined; atLineStart(): boolean },
+    opts: {
+      out: Sink;
+      style: Style;
+      enabled: boolean;
+      text(): string | undefined;
+      atLineStart(): boolean;
+      /** Said after the text (how to stop what runs). */
+      hint?: string;
+    },
   ) {
     this.#opts = opts;
   }
@@ -45,7 +61,8 @@ export class StatusLine {
     if (!text) return this.clear();
     if (!this.#opts.atLineStart()) return;
     const { out, style } = this.#opts;
-    out.write(`\r\x1b[K${style.dim(`${FRAMES[this.#frame++ % FRAMES.length]} ${text}`)}`);
+    const hint = this.#opts.hint ? ` · ${this.#opts.hint}` : "";
+    out.write(`\r\x1b[K${style.dim(`${FRAMES[this.#frame++ % FRAMES.length]} ${text}${hint}`)}`);
     this.shown = true;
   }
 }

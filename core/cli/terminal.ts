@@ -1,4 +1,5 @@
 import { type Key, KeyDecoder } from "./keys.ts";
+import { streamSink } from "../output/mod.ts";
 
 /** Receives the keys of one read. */
 export type KeyHandler = (keys: Key[]) => void;
@@ -16,9 +17,13 @@ export interface TermOut {
   rows(): number;
 }
 
-/** A TermOut over a Deno stream (unfiltered: for navi's own drawing, not for model or tool text). */
+/**
+ * A TermOut over a Deno stream for navi's own drawing (the line editor, the approval box): it passes the
+ * output sink, which lets navi's cursor moves and colours through and shows any other control sequence
+ * escaped; text from outside navi must still be escaped where it enters (`escapeControls`).
+ */
 export function terminalOut(stream: { writeSync(p: Uint8Array): number } = Deno.stdout): TermOut {
-  const enc = new TextEncoder();
+  const sink = streamSink(stream, undefined, { drawing: true });
   const size = () => {
     try {
       return Deno.consoleSize();
@@ -27,16 +32,7 @@ export function terminalOut(stream: { writeSync(p: Uint8Array): number } = Deno.
     }
   };
   return {
-    write(text) {
-      const bytes = enc.encode(text);
-      let off = 0;
-      try {
-        while (off < bytes.length) off += stream.writeSync(bytes.subarray(off));
-      } catch (err) {
-        // A closed pipe or a terminal that hung up (EIO): nobody is left to read it.
-        if (!(err instanceof Deno.errors.BrokenPipe) && (err as { code?: string }).code !== "EIO") throw err;
-      }
-    },
+    write: (text) => sink.write(text),
     columns: () => size().columns || 80,
     rows: () => size().rows || 24,
   };

@@ -1,4 +1,5 @@
 import { eastAsianWidth } from "get-east-asian-width";
+import { escapeControls } from "../output/mod.ts";
 
 // deno-lint-ignore no-control-regex
 const SGR = /\x1b\[[0-9;]*m/g;
@@ -47,8 +48,31 @@ export function wrapText(text: string, columns: number): string[] {
   return rows;
 }
 
-/** Replace control characters (escape sequences from pasted or model text) by a visible stand-in. */
+/**
+ * Replace control characters (escape sequences from pasted or model text) by a visible stand-in (`?`, a tab
+ * by a space); bidirectional and invisible format characters are shown escaped (`\u202e`), as everywhere.
+ */
 export function printable(text: string): string {
   // deno-lint-ignore no-control-regex
-  return text.replace(/[\x00-\x09\x0b-\x1f\x7f]/g, (c) => c === "\t" ? " " : "?");
+  return escapeControls(text.replace(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/g, (c) => c === "\t" ? " " : "?"));
+}
+
+/** Shorten plain text to `columns` by cutting out its middle (`git statu…--short`); unchanged when it fits. */
+export function middleEllipsis(text: string, columns: number): string {
+  if (textWidth(text) <= columns) return text;
+  const chars = [...text];
+  const room = Math.max(1, columns - 1);
+  const take = (from: string[], width: number) => {
+    const out: string[] = [];
+    let w = 0;
+    for (const ch of from) {
+      if (w + charWidth(ch) > width) break;
+      out.push(ch);
+      w += charWidth(ch);
+    }
+    return out;
+  };
+  const head = take(chars, Math.ceil(room / 2));
+  const tail = take([...chars].reverse(), Math.floor(room / 2)).reverse();
+  return `${head.join("")}…${tail.join("")}`;
 }

@@ -82,10 +82,22 @@ export function fitForSummary(
   if (fits()) return { messages: out, shortened: false };
   for (let i = 1; i < out.length && !fits(); i++) {
     const m = out[i];
-    if (typeof m.content === "string") out[i] = { ...m, content: shorten(m.content) };
-    else if (Array.isArray(m.content)) {
+    if (Array.isArray(m.tool_calls)) {
       out[i] = {
         ...m,
+        tool_calls: (m.tool_calls as { function: { arguments: string } }[]).map((c) => {
+          const args = c.function.arguments;
+          const cut = shorten(args);
+          return cut === args
+            ? c
+            : { ...c, function: { ...c.function, arguments: JSON.stringify({ navi_note: cut }) } };
+        }),
+      };
+    }
+    if (typeof m.content === "string") out[i] = { ...out[i], content: shorten(m.content) };
+    else if (Array.isArray(m.content)) {
+      out[i] = {
+        ...out[i],
         content: (m.content as { type: string; text?: string }[]).map((p) =>
           p.type === "text"
             ? { ...p, text: shorten(p.text ?? "") }

@@ -13,6 +13,7 @@ import type { OpenAITool, ToolSource } from "../tool/mod.ts";
 import type { Message } from "../provider/mod.ts";
 import type { Session } from "../session/mod.ts";
 import { type ContextPart, TokenEstimator } from "./tokens.ts";
+import { ContextLimitError, leftOutNote, tooLargeLine, withFittedArguments } from "./limits.ts";
 
 const COMPACT_REQUEST: Message = { role: "user", content: COMPACT_PROMPT };
 
@@ -94,7 +95,67 @@ export class ContextKeeper {
     this.#lastSize = size;
     const budget = this.budget();
     const margin = Math.min(this.#growth, budget / 4) + this.tokens.estimate([COMPACT_REQUEST]);
-    return (size > budget || size + margin > this.#summaryRoom()) && this.compactable();
+    if (size <= budget && size + margin <= this.#summaryRoom()) return false;
+    if (this.compactable() && this.#compactionHelps(tools)) return true;
+    if (size > budget) {
+      throw new ContextLimitError(
+        `the conversation (about ${size} tokens) cannot fit the model's window even when compacted ` +
+          `(a budget of ${budget} tokens); nothing was sent. Start a new conversation (/clear) or ` +
+          "use a model with a larger window",
+      );
+    }
+    return false;
+  }
+
+  /** Whether a compacted conversation (head, a summary of the most it may be, the request) fits the budget. */
+  #compactionHelps(tools: readonly OpenAITool[]): boolean {
+    const after = this.tokens.estimate([...tools, ...compactedView(this.#opts.session.messages, "")]);
+    return after + SUMMARY_MAX_TOKENS <= this.budget();
+  }
+
+  /** Tokens the window leaves for the conversation after the system prompt, the instructions and `tools`. */
+  room(tools: readonly OpenAITool[]): number {
+    const { messages } = this.#opts.session;
+    return this.budget() - this.tokens.estimate([...tools, ...messages.slice(0, headLength(messages))]);
+  }
+
+  /**
+   * Before a user message is added: throw a ContextLimitError (one line: its size, the window, what to do) when
+   * it alone cannot fit next to the system prompt, the instructions and `tools`. Nothing is sent then.
+   */
+  checkMessage(content: string | Record<string, unknown>[], tools: readonly OpenAITool[]): void {
+    const tokens = this.tokens.estimate([{ role: "user", content }]);
+    const text = typeof content === "string" ? content : JSON.stringify(content);
+    const room = this.room(tools);
+    if (tokens <= room) return;
+    const window = this.#opts.limits?.().contextWindow ?? room;
+    throw new ContextLimitError(tooLargeLine(text, { tokens, window, room }));
+  }
+
+  /**
+   * A tool result (or arguments) for the conversation: unchanged when it fits, else (over half the room the
+   * window leaves for the conversation) a note with its size and the path where the session keeps it whole.
+   */
+  fitText(text: string, opts: { tools: readonly OpenAITool[]; name: string; what: string }): string {
+    const tokens = this.tokens.estimate([{ role: "tool", content: text }]);
+    if (tokens * 2 <= this.room(opts.tools)) return text;
+    let path: string | undefined;
+    try {
+      path = this.#opts.session.saveOutput(opts.name, text);
+    } catch { /* the note still says how large it was */ }
+    return leftOutNote(opts.what, { chars: text.length, tokens, path });
+  }
+
+  /** An assistant message whose tool-call arguments that cannot fit are replaced by notes (see `fitText`). */
+  fitToolCalls(message: Message, tools: readonly OpenAITool[]): Message {
+    return withFittedArguments(message, (args, id) => {
+      const fitted = this.fitText(args, {
+        tools,
+        name: `${id}-arguments`,
+        what: "the arguments of this call",
+      });
+      return fitted === args ? undefined : fitted;
+    });
   }
 
   /** Whether a summary would be smaller than the conversation after the system prompt and instructions. */

@@ -15,6 +15,7 @@ export {
   loadInstructions,
 } from "./instructions.ts";
 export { type CompactionInfo, ContextKeeper, type ContextKeeperOptions, type ContextView } from "./keeper.ts";
+export { ContextLimitError } from "./limits.ts";
 export { systemPrompt } from "./prompt.ts";
 export { type BytesOf, type ContextPart, TokenEstimator } from "./tokens.ts";
 export { FALLBACK_LIMITS, type ModelLimits, modelLimits, promptBudget } from "./window.ts";

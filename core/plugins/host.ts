@@ -32,6 +32,8 @@ export interface PluginWorkerOptions {
   log(line: string): void;
   /** A worker ended on its own (exit, uncaught error, unhandled rejection): one line naming the plugin. */
   fault(message: string): void;
+  /** Something the user should hear of once (the plugin wrote to stdout or stderr): one line. */
+  notice?(message: string): void;
   /** A worker was started (`why`: registration or call). */
   started(why: string): void;
   /** The clock of the time limits, the stop grace and the idle timeout (default the system clock). */
@@ -50,6 +52,7 @@ export class PluginWorker {
   #next = 0;
   #idle?: number;
   #flushed?: () => void;
+  #toldOutput = false;
   #clock: Clock;
 
   /** A host for the plugin `opts.name`; nothing starts until `start` or `call`. */
@@ -124,6 +127,7 @@ export class PluginWorker {
 
   #message(msg: FromWorker): void {
     if (msg.type === "log") this.#opts.log(`[plugin ${this.#opts.name}] ${String(msg.line)}`);
+    else if (msg.type === "output") this.#output(msg.stream, String(msg.text));
     else if (msg.type === "flushed") this.#flushed?.();
     else if (msg.type === "fault") {
       if (msg.stack) this.#opts.log(`[plugin ${this.#opts.name}] ${msg.stack}`);
@@ -134,6 +138,18 @@ export class PluginWorker {
       if (msg.stack) this.#opts.log(`[plugin ${this.#opts.name}] handler error: ${msg.stack}`);
       done(msg.result as ToolResult);
     }
+  }
+
+  /** A plugin's write to stdout or stderr: into plugins.log line by line, and the user told once. */
+  #output(stream: "stdout" | "stderr", text: string): void {
+    for (const line of text.replace(/\n$/, "").split("\n")) {
+      this.#opts.log(`[plugin ${this.#opts.name}] ${stream}: ${line}`);
+    }
+    if (this.#toldOutput) return;
+    this.#toldOutput = true;
+    this.#opts.notice?.(
+      `plugin ${this.#opts.name} wrote to ${stream}; its output goes to logs/plugins.log, not the terminal`,
+    );
   }
 
   #fault(kind: string, message: string): void {

@@ -24,7 +24,7 @@ export interface PluginReport {
   permissions?: string;
 }
 
-/** Something a plugin did that the user should hear about once (a worker ended on its own). */
+/** Something a plugin did that the user should hear about once (a worker ended on its own, it wrote output). */
 export interface PluginEvent {
   /** The plugin's name. */
   plugin: string;
@@ -220,6 +220,9 @@ export class PluginLoader {
       clock: this.#opts.clock,
       log: (line) => this.#opts.log?.(line),
       fault: (message) => {
+        for (const fn of this.#listeners) fn({ plugin: source.name, message });
+      },
+      notice: (message) => {
         for (const fn of this.#listeners) fn({ plugin: source.name, message });
       },
       started: (why) => {

@@ -63,5 +63,6 @@ export type FromWorker =
   | { type: "failed"; error: string }
   | { type: "result"; id: number; result: unknown; stack?: string }
   | { type: "log"; line: string }
+  | { type: "output"; stream: "stdout" | "stderr"; text: string }
   | { type: "flushed" }
   | { type: "fault"; kind: FaultKind; message: string; stack?: string };

@@ -15,6 +15,8 @@ export interface SessionSummary {
   messages: number;
   /** The first user prompt, cut to 200 characters. */
   first_prompt: string;
+  /** When the session was last used: its file's time (ISO 8601). */
+  updated: string;
 }
 
 /** The metadata record of a session file: its first line, read without reading the rest. */
@@ -34,20 +36,55 @@ function readMeta(file: string): SessionMeta | undefined {
   }
 }
 
-/** The newest session started in `cwd`, from the metadata lines only. */
-export function newestSessionIn(home: string, cwd: string): string | undefined {
+/** When a session file last changed (ms since the epoch), or its creation time when that is unknown. */
+function lastActive(file: string, created: string): number {
+  try {
+    return Deno.statSync(file).mtime?.getTime() ?? Date.parse(created);
+  } catch {
+    return Date.parse(created);
+  }
+}
+
+/**
+ * The session of `cwd` used last (by its file's time), among those `accept` takes (given the messages;
+ * default: all). Only the metadata lines are read, then the candidates' messages newest first until one is
+ * accepted.
+ */
+export function newestSessionIn(
+  home: string,
+  cwd: string,
+  opts: { accept?: (messages: Message[]) => boolean } = {},
+): string | undefined {
   const dir = join(home, "sessions");
-  let best: SessionMeta | undefined;
+  const found: { meta: SessionMeta; file: string; at: number }[] = [];
   try {
     for (const e of Deno.readDirSync(dir)) {
       if (!e.isFile || !e.name.endsWith(".jsonl")) continue;
-      const meta = readMeta(join(dir, e.name));
-      if (meta?.cwd === cwd && (!best || meta.created > best.created)) best = meta;
+      const file = join(dir, e.name);
+      const meta = readMeta(file);
+      if (meta?.cwd === cwd) found.push({ meta, file, at: lastActive(file, meta.created) });
     }
   } catch {
     return undefined;
   }
-  return best?.id;
+  found.sort((a, b) => b.at - a.at || (a.meta.created < b.meta.created ? 1 : -1));
+  for (const { meta, file } of found) {
+    if (!opts.accept) return meta.id;
+    try {
+      if (opts.accept(messagesOf(parseLines(Deno.readTextFileSync(file)).records))) return meta.id;
+    } catch { /* unreadable: not a candidate */ }
+  }
+  return undefined;
+}
+
+/** The conversation a session file's records hold (rewrites applied). */
+function messagesOf(records: ReturnType<typeof parseLines>["records"]): Message[] {
+  let messages: Message[] = [];
+  for (const r of records) {
+    if (r.type === "message") messages.push(r.message);
+    else if (r.type === "rewrite") messages = [...r.messages];
+  }
+  return messages;
 }
 
 /** Every session under `home`, newest first. Unreadable files are skipped. */
@@ -68,10 +105,14 @@ export function listSessions(home: string): SessionSummary[] {
     const messages = records.filter((r) => r.type === "message").map((r) =>
       (r as { message: Message }).message
     );
-    const first = messages.find((m) => m.role === "user" && typeof m.content === "string");
+    const first = messages.find((m) =>
+      m.role === "user" && typeof m.content === "string" &&
+      !/^<(project-instructions|system-reminder)>/.test(m.content)
+    );
     out.push({
       id: meta.id,
       created: meta.created,
+      updated: new Date(lastActive(join(dir, e.name), meta.created)).toISOString(),
       cwd: meta.cwd,
       messages: messages.filter((m) => m.role !== "system").length,
       first_prompt: (first?.content as string | undefined)?.slice(0, 200) ?? "",

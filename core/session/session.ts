@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { OpenAITool, TodoItem } from "../tool/mod.ts";
 import { acquireLock, type HeldLock } from "./lock.ts";
 import {
@@ -79,29 +79,62 @@ export class Session {
   messages: Message[] = [];
   #redact: (text: string) => string;
   #now: () => number;
-  #lock: HeldLock;
+  #lock?: HeldLock;
+  /** Records of a new session not yet written: its file is created with the first message after the preamble. */
+  #pending?: SessionRecord[];
+  /** When the session's file last changed before it was loaded (ms since the epoch); undefined for a new one. */
+  readonly lastActive?: number;
   /** Tokens used by this session's model requests, by model (read back on resume). */
   readonly usage: Record<string, Usage> = {};
   #todos: TodoItem[] = [];
 
-  private constructor(file: string, meta: SessionMeta, opts: SessionOptions & { lock: HeldLock }) {
+  private constructor(
+    file: string,
+    meta: SessionMeta,
+    opts: SessionOptions & { lock?: HeldLock; lastActive?: number },
+  ) {
     this.file = file;
     this.meta = meta;
     this.#redact = opts.redact ?? ((t) => t);
     this.#now = opts.now ?? Date.now;
     this.#lock = opts.lock;
+    this.lastActive = opts.lastActive;
   }
 
-  /** Start a new session file under `home/sessions`, locked for this process until `close`. */
-  static create(home: string, meta: Omit<SessionMeta, "id" | "created">, opts: SessionOptions = {}): Session {
-    const dir = join(home, "sessions");
-    Deno.mkdirSync(dir, { recursive: true });
+  /**
+   * Start a new session under `home/sessions` that opens with `preamble` (the system prompt, the project
+   * instructions). Its file is written, and locked for this process until `close`, when the first message
+   * after the preamble is added: a start that sends nothing leaves no session behind.
+   */
+  static create(
+    home: string,
+    meta: Omit<SessionMeta, "id" | "created">,
+    opts: SessionOptions & { preamble?: Message[] } = {},
+  ): Session {
     const created = new Date((opts.now ?? Date.now)());
     const full: SessionMeta = { id: newId(created), created: created.toISOString(), ...meta };
-    const file = join(dir, `${full.id}.jsonl`);
-    const s = new Session(file, full, { ...opts, lock: lockSession(file) });
-    s.#write({ type: "meta", ...full });
+    const s = new Session(join(home, "sessions", `${full.id}.jsonl`), full, opts);
+    s.messages = [...(opts.preamble ?? [])];
+    s.#pending = [
+      { type: "meta", ...full },
+      ...s.messages.map((message) => ({ type: "message" as const, message })),
+    ];
     return s;
+  }
+
+  /** Whether the session's file exists (a new session's is written with its first message). */
+  get written(): boolean {
+    return this.#pending === undefined;
+  }
+
+  #materialize(): void {
+    const pending = this.#pending;
+    if (!pending) return;
+    Deno.mkdirSync(dirname(this.file), { recursive: true });
+    this.#lock = lockSession(this.file);
+    this.#pending = undefined;
+    const lines = pending.map((r) => this.#redact(JSON.stringify(r)) + "\n").join("");
+    Deno.writeTextFileSync(this.file, lines, { append: true, mode: 0o600 });
   }
 
   /**
@@ -118,16 +151,17 @@ export class Session {
     } catch {
       throw new SessionError(`no session with id ${id} (looked for ${file})`);
     }
+    const lastActive = Deno.statSync(file).mtime?.getTime();
     const lock = lockSession(file);
     try {
-      return Session.#read(file, { ...opts, lock });
+      return Session.#read(file, { ...opts, lock, lastActive });
     } catch (err) {
       lock.release();
       throw err;
     }
   }
 
-  static #read(file: string, opts: SessionOptions & { lock: HeldLock }): LoadedSession {
+  static #read(file: string, opts: SessionOptions & { lock: HeldLock; lastActive?: number }): LoadedSession {
     let text: string;
     try {
       text = Deno.readTextFileSync(file);
@@ -182,9 +216,10 @@ export class Session {
     return missing.length;
   }
 
-  /** Append a message to the conversation and the file. */
+  /** Append a message to the conversation and the file (a new session's file is created now). */
   addMessage(message: Message): void {
     this.messages.push(message);
+    this.#materialize();
     this.#write({ type: "message", message });
   }
 
@@ -256,10 +291,11 @@ export class Session {
 
   /** Release the session's lock; another process may resume it from now on. */
   close(): void {
-    this.#lock.release();
+    this.#lock?.release();
   }
 
   #write(record: SessionRecord): void {
+    if (this.#pending) return void this.#pending.push(record);
     const line = this.#redact(JSON.stringify(record)) + "\n";
     Deno.writeTextFileSync(this.file, line, { append: true, mode: 0o600 });
   }

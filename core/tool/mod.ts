@@ -1,6 +1,7 @@
 /**
  * What a tool is: its definition (`defineTool` with zod parameters and an approval class), the uniform
- * `{ok, ...}` results with truncation, per-call timeouts, and the registry every tool lives in.
+ * `{ok, ...}` results with truncation, per-call timeouts, the registry every tool lives in, and the file
+ * access and command runner a front may route file tools and `bash` through.
  * @module
  */
 export { defineRawTool, defineTool, parseArguments, zodInputSchema, zodValidator } from "./define.ts";
@@ -17,9 +18,13 @@ export {
   APPROVAL_CLASSES,
   type ApprovalClass,
   type BackgroundShells,
+  type CommandOutcome,
+  type CommandRun,
+  type CommandRunner,
   type CommandSandbox,
   DEFAULT_MAX_OUTPUT_CHARS,
   DEFAULT_TIMEOUT_MS,
+  type FileAccess,
   type LoadedSkill,
   type SandboxedCommand,
   type SkillLoader,
@@ -43,3 +48,4 @@ export {
 } from "./types.ts";
 export type { ConfirmRequest, ParametersSchema, RawToolSpec, ToolSpec } from "./types.ts";
 export type { ToolOptions } from "./types.ts";
+export { LOCAL_FILES, readTextFile, writeTextFile } from "./files.ts";

@@ -43,10 +43,70 @@ export interface CommandSandbox {
   wrap(argv: string[], opts: { command: string; cwd: string }): Promise<SandboxedCommand>;
 }
 
+/**
+ * How file tools read and write text files. The default is the local file system; a front may route them
+ * elsewhere (ACP: the editor's `fs/read_text_file` and `fs/write_text_file`, so that unsaved buffers are what
+ * the model sees). Paths are absolute and already judged (inside the workspace, or confirmed).
+ */
+export interface FileAccess {
+  /** The text of the file at `path`; throws when it cannot be read. */
+  readText(path: string): Promise<string>;
+  /** Replace the file at `path` with `content` (its directory exists). */
+  writeText(path: string, content: string): Promise<void>;
+}
+
+/** One command for a {@link CommandRunner}: an argv (already wrapped by the sandbox) and how to run it. */
+export interface CommandRun {
+  /** The program and its arguments. */
+  argv: string[];
+  /** The working directory (absolute). */
+  cwd: string;
+  /** The whole environment of the process (navi's secrets removed). */
+  env: Record<string, string>;
+  /** Kill the process after this many milliseconds. */
+  timeoutMs: number;
+  /** Kill the process when this aborts. */
+  signal: AbortSignal;
+  /** The most characters of output to keep (the beginning is kept). */
+  maxChars: number;
+  /** The tool call the command runs for (a front shows its output there). */
+  callId?: string;
+  /** Live output, as it arrives. */
+  onOutput?(chunk: string): void;
+}
+
+/** How a command ended. */
+export interface CommandOutcome {
+  /** The exit code; null when a signal ended it. */
+  code: number | null;
+  /** Standard output and error as they interleaved (up to `maxChars`). */
+  output: string;
+  /** Characters of output that were not kept. */
+  dropped: number;
+  /** Why navi stopped it, when it did. */
+  stopped?: "timeout" | "abort";
+}
+
+/**
+ * Runs a command for `bash` somewhere other than a local child process (ACP: the editor's `terminal/*`, so
+ * the output shows in the editor). Approval and the sandbox apply as before: the argv it gets is the
+ * sandbox's.
+ */
+export interface CommandRunner {
+  /** Run `run.argv` to its end (or until killed); never throws for a command that fails. */
+  run(run: CommandRun): Promise<CommandOutcome>;
+}
+
 /** The narrow context a tool handler receives. */
 export interface ToolContext {
   /** The workspace root (absolute). */
   workspace: string;
+  /** The id of the tool call being run (absent for direct library callers). */
+  callId?: string;
+  /** Where file tools read and write text files; absent: the local file system. */
+  files?: FileAccess;
+  /** Where `bash` runs commands; absent: a local child process. */
+  commandRunner?: CommandRunner;
   /** Aborted on Ctrl-C or at the tool's timeout. */
   signal: AbortSignal;
   /** Ask whether an out-of-class action may go ahead; resolves false when refused. */
@@ -186,7 +246,11 @@ export interface ToolProgress {
   message?: string;
 }
 
-/** What a call would change, shown with its approval question (computed without changing anything). */
+/**
+ * What a call would change, shown with its approval question (computed without changing anything). A file
+ * tool's result carries the same shape as the control field `_diff` (never sent to the model): what it did
+ * change, for fronts that show it (ACP diffs).
+ */
 export interface ToolPreview {
   /** A file written or edited: its content before (`null` for a new file) and after the call. */
   kind: "diff";
@@ -196,6 +260,8 @@ export interface ToolPreview {
   before: string | null;
   /** The content the call would write. */
   after: string;
+  /** Set by navi, not the tool: the path resolved outside the workspace (the question then says so). */
+  outside?: string;
 }
 
 /** Where a tool came from; the tool pool orders by it. */

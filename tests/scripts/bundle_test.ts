@@ -1,5 +1,5 @@
 // `deno task bundle` end to end: the built navi.js is copied alone into an empty directory and run there as a
-// user would, with an empty HOME and DENO_DIR, no deno.json, and npm and remote modules refused (--no-npm
+// user would (also as a stream-json producer and as an editor's ACP agent), with an empty HOME and DENO_DIR, no deno.json, and npm and remote modules refused (--no-npm
 // --no-remote): whatever navi loads must come from the file. The test fixtures (the scripted LLM server, the
 // MCP test server, the example plugin) come from this repository.
 import { join } from "node:path";
@@ -8,6 +8,8 @@ import { buildBundle } from "../../scripts/bundle.ts";
 import { VERSION } from "../../core/version.ts";
 import { startLlmServer } from "../support/llm_server.ts";
 import { useToolScript } from "../support/llm_cli.ts";
+import { agentText, startEditor } from "../support/acp_client.ts";
+import { validLines } from "../support/stream_json.ts";
 import { assert, assertEquals, assertMatch, ROOT, type RunResult, tempDir, writeConfig } from "../helpers.ts";
 
 /** The flags of the documented run line plus the ones that make any load from outside the file fail. */
@@ -132,6 +134,49 @@ Deno.test("dist/navi.js runs alone from an empty directory: version, plugin and 
       assertMatch(r.stdout, /^grep said: .*notes\.txt:2:beta 42/);
     });
 
+    await t.step(
+      "-p --output-format stream-json: every line valid, init with the version, a result",
+      async () => {
+        const r = await navi(place, ["-p", 'use list_dir {"path":"."}', "--output-format", "stream-json"]);
+        assertEquals(r.code, 0, r.stderr);
+        const lines = await validLines(r.stdout);
+        assertEquals([lines[0].subtype, lines[0].version], ["init", 1]);
+        assertMatch(String(lines.at(-1)!.result), /^list_dir said: /);
+      },
+    );
+
+    await t.step("acp: an editor's session reads a file through fs/read_text_file", async () => {
+      await Deno.writeTextFile(join(place.cwd, "notes.txt"), "on disk\n");
+      const env = {
+        PATH: Deno.env.get("PATH") ?? "",
+        HOME: place.home,
+        DENO_DIR: place.denoDir,
+        NO_COLOR: "1",
+      };
+      const ed = startEditor({
+        home: naviHome,
+        cwd: place.cwd,
+        env,
+        command: [Deno.execPath(), ...RUN_FLAGS, place.file, "acp"],
+      });
+      try {
+        ed.buffers.set(join(place.cwd, "notes.txt"), "from the editor\n");
+        const init = await ed.agent.request("initialize", {
+          protocolVersion: 1,
+          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } },
+        });
+        assertEquals(init.agentInfo?.version, VERSION);
+        const { sessionId } = await ed.agent.request("session/new", { cwd: place.cwd, mcpServers: [] });
+        const text = 'use read_file {"path":"notes.txt"}';
+        const res = await ed.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
+        assertEquals(res.stopReason, "end_turn");
+        assertMatch(agentText(ed), /^read_file said: .*from the editor/);
+      } finally {
+        assertEquals(await ed.close(), 0, ed.stderr());
+        await Deno.remove(join(place.cwd, "notes.txt"));
+      }
+    });
+
     await t.step("plugins init writes the template and navi.d.ts embedded in the file", async () => {
       const r = await navi(place, ["plugins", "init", "fresh"]);
       assertEquals(r.code, 0, r.stderr);
@@ -156,7 +201,7 @@ Deno.test("dist/navi.js runs alone from an empty directory: version, plugin and 
         );
         assertEquals(
           cached.sort(),
-          ["acorn", "commander", "main", "mcp", "openai", "re2js", "zod"],
+          ["acorn", "acp", "commander", "main", "mcp", "openai", "re2js", "zod"],
           "acorn: a plugin was compiled",
         );
         for await (const file of filesUnder(place.home)) {

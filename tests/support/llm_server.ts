@@ -1,6 +1,6 @@
 /** A scripted OpenAI-compatible Chat Completions server on 127.0.0.1 for tests. */
 import { type Fault, faultyResponse, type Progress } from "./llm_faults.ts";
-import { type CacheUsage, PromptCache } from "./llm_cache.ts";
+import { BYTES_PER_TOKEN, type CacheUsage, canonical, PromptCache } from "./llm_cache.ts";
 
 export type { Fault, Progress };
 
@@ -124,10 +124,21 @@ function partialThenHang(text: string): Response {
  */
 export function startLlmServer(
   script: Step[] | ((i: number, body: Record<string, unknown>) => Step),
-  opts: { cache?: PromptCache; models?: string[] } = {},
+  opts: {
+    cache?: PromptCache;
+    models?: string[];
+    /**
+     * The model's context window in tokens, as a provider enforces it: a request whose prompt (bytes / 4 of
+     * its tools and messages) plus `max_tokens` (or nothing) exceeds it is refused with a 400
+     * `context_length_exceeded`, before any scripted step is used.
+     */
+    window?: number;
+  } = {},
 ) {
   const cache = opts.cache ?? new PromptCache();
   const requests: Recorded[] = [];
+  /** Indexes of requests refused as over the window. */
+  const refused: number[] = [];
   const controller = new AbortController();
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, signal: controller.signal, onListen() {} },
@@ -146,7 +157,18 @@ export function startLlmServer(
       const index = requests.length;
       const progress: Progress = { sent: 0, hanging: false, ended: false };
       requests.push({ body, raw, headers: req.headers, progress, at: Date.now() });
-      const step = typeof script === "function" ? script(index, body) : script[index];
+      const prompt = Math.ceil(canonical(body).length / BYTES_PER_TOKEN);
+      if (opts.window !== undefined && prompt > opts.window) {
+        refused.push(index);
+        const message =
+          `This model's maximum context length is ${opts.window} tokens. However, your messages ` +
+          `resulted in ${prompt} tokens. Please reduce the length of the messages.`;
+        return Response.json({
+          error: { message, type: "invalid_request_error", code: "context_length_exceeded" },
+        }, { status: 400 });
+      }
+      const served = index - refused.length;
+      const step = typeof script === "function" ? script(served, body) : script[served];
       if (!step) return Response.json({ error: { message: "script exhausted" } }, { status: 500 });
       if ("hang" in step) {
         if (step.text) return partialThenHang(step.text);
@@ -180,6 +202,7 @@ export function startLlmServer(
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    refused,
     async close() {
       controller.abort();
       await server.finished;

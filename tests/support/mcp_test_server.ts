@@ -5,14 +5,35 @@
 import { z } from "zod";
 import { McpServer, StdioServerTransport } from "./mcp_sdk_server.ts";
 
+/** What the terminal-text tests need besides: an error dressed in terminal codes, prompts for /help. */
+function uxExtras(server: McpServer): void {
+  server.registerTool("fail_styled", { description: "Reports an error dressed in terminal codes." }, () => ({
+    content: [{ type: "text", text: "\x1b[31mFAKE: approved\x1b[0m \x1b[8mhidden\x1b[28m \u202eevil\u202c" }],
+    isError: true,
+  }));
+  server.registerPrompt("review-the-whole-repository-with-a-very-long-prompt-name", {
+    description:
+      "Review every changed file of the repository and write a short report on what should change " +
+      "before the next release, grouped by severity, with file and line references for each finding.",
+    argsSchema: { focus: z.string().describe("what to look at").optional() },
+  }, ({ focus }) => ({
+    messages: [{ role: "user", content: { type: "text", text: `Review, focus ${focus ?? "all"}` } }],
+  }));
+  server.registerPrompt("hello", { description: "Say hello." }, () => ({
+    messages: [{ role: "user", content: { type: "text", text: "Hello" } }],
+  }));
+}
+
 /**
  * A server whose tools exercise navi's MCP bridge; `extraTools` adds tools that answer with their name;
- * `stats.toolLists` (counted by the caller's transport) is reported by the `list_requests` tool.
+ * `stats.toolLists` (counted by the caller's transport) is reported by the `list_requests` tool; `ux` adds
+ * the terminal-text tests' extras.
  */
 export function buildServer(
   name = "test",
   extraTools: string[] = [],
   stats: { toolLists: number } = { toolLists: 0 },
+  opts: { ux?: boolean } = {},
 ): McpServer {
   const server = new McpServer({ name, version: "1.0.0" });
   server.registerTool("list_requests", {
@@ -48,6 +69,7 @@ export function buildServer(
     content: [{ type: "text", text: "it went wrong" }],
     isError: true,
   }));
+  if (opts.ux) uxExtras(server);
   server.registerTool(
     "image",
     { description: "Returns an image.", annotations: { readOnlyHint: true } },
@@ -151,7 +173,7 @@ if (import.meta.main) {
   if (token) console.error(`test server: my token is ${token}`);
   const stats = { toolLists: 0 };
   const transport = new StdioServerTransport();
-  await buildServer("test", option("tool"), stats).connect(transport);
+  await buildServer("test", option("tool"), stats, { ux: Deno.args.includes("ux") }).connect(transport);
   const deliver = transport.onmessage!;
   transport.onmessage = (message) => {
     if ((message as { method?: string }).method === "tools/list") stats.toolLists++;

@@ -12,6 +12,9 @@ export async function naviInPty(
     args?: string[];
     wait?: string;
     models?: string[];
+    /** The terminal's size (default 200x50). */
+    width?: number;
+    height?: number;
     /** Prepare the home directory (sessions, plugins) before navi starts. */
     before?: (home: string, ws: string) => Promise<void>;
   } = {},
@@ -24,6 +27,8 @@ export async function naviInPty(
   const pty = await Pty.start([Deno.execPath(), "run", "-A", MAIN, ...(opts.args ?? [])], {
     env: { NAVI_HOME: home.path, NO_COLOR: "1", ...opts.env },
     cwd: ws.path,
+    width: opts.width,
+    height: opts.height,
   });
   await pty.waitFor(opts.wait ?? "/help for commands");
   return {

@@ -108,6 +108,11 @@ export class Pty implements AsyncDisposable {
     await tmux(this.socket, ["pipe-pane", "-O", "-t", "t", `cat >> ${quote(file)}`]);
   }
 
+  /** Resize the terminal (the program gets SIGWINCH). */
+  async resize(width: number, height: number): Promise<void> {
+    await tmux(this.socket, ["resize-window", "-t", "t", "-x", String(width), "-y", String(height)]);
+  }
+
   /** The pane's title (set by OSC 0 / OSC 2). */
   async title(): Promise<string> {
     return (await tmux(this.socket, ["display", "-p", "-t", "t", "#{pane_title}"])).trim();
@@ -128,6 +133,17 @@ export class Pty implements AsyncDisposable {
   /** The visible screen, lines joined where the terminal wrapped them (`all`: the scrollback too). */
   async screen(opts: { all?: boolean } = {}): Promise<string> {
     return await tmux(this.socket, ["capture-pane", "-p", "-J", "-t", "t", ...(opts.all ? ["-S", "-"] : [])]);
+  }
+
+  /** The screen row by row as the terminal holds it (wrapped rows not joined); `all`: the scrollback too. */
+  async rows(opts: { all?: boolean } = {}): Promise<string[]> {
+    return (await tmux(this.socket, ["capture-pane", "-p", "-t", "t", ...(opts.all ? ["-S", "-"] : [])]))
+      .split("\n");
+  }
+
+  /** The visible screen with its colour and style codes (SGR), as the program left them. */
+  async styled(): Promise<string> {
+    return await tmux(this.socket, ["capture-pane", "-p", "-e", "-J", "-t", "t", "-S", "-"]);
   }
 
   /** Wait until the screen (scrollback included) matches; fails after `ms` with the screen in the message. */

@@ -3,6 +3,7 @@ import readFile from "../../tools/read_file.ts";
 import writeFile from "../../tools/write_file.ts";
 import editFile from "../../tools/edit_file.ts";
 import listDir from "../../tools/list_dir.ts";
+import type { FileAccess } from "../../core/mod.ts";
 import { assert, assertEquals, assertMatch, tempDir, toolContext } from "../helpers.ts";
 
 Deno.test("read_file returns numbered lines and pages with offset/limit", async () => {
@@ -65,10 +66,17 @@ Deno.test("paths outside the workspace are refused: .., absolute, symlink", asyn
 Deno.test("write_file creates parents and reports created", async () => {
   await using ws = await tempDir();
   const r = await writeFile.run({ path: "d/e/f.txt", content: "héllo" }, toolContext(ws.path));
-  assertEquals(r, { ok: true, path: "d/e/f.txt", bytes: 6, created: true });
+  assertEquals(r, {
+    ok: true,
+    path: "d/e/f.txt",
+    bytes: 6,
+    created: true,
+    _diff: { kind: "diff", path: "d/e/f.txt", before: null, after: "héllo" },
+  });
   assertEquals(await Deno.readTextFile(join(ws.path, "d/e/f.txt")), "héllo");
   const again = await writeFile.run({ path: "d/e/f.txt", content: "x" }, toolContext(ws.path));
   assert(again.ok && again.created === false);
+  assertEquals(again._diff, { kind: "diff", path: "d/e/f.txt", before: "héllo", after: "x" });
 });
 
 Deno.test("edit_file replaces one unique match, all with replace_all, and fails otherwise", async () => {
@@ -87,6 +95,7 @@ Deno.test("edit_file replaces one unique match, all with replace_all, and fails 
     ok: true,
     path: "c.ts",
     replacements: 1,
+    _diff: { kind: "diff", path: "c.ts", before: "a = 1;\nb = 1;\n", after: "a = $&;\nb = 1;\n" },
   });
   assertEquals(await Deno.readTextFile(f), "a = $&;\nb = 1;\n", "replacement is literal");
   const all = await editFile.run({ path: "c.ts", old_string: ";", new_string: "", replace_all: true }, ctx);
@@ -166,4 +175,61 @@ Deno.test("a file with a second hard link is not written or edited without appro
   assert(fresh.ok);
   const again = await writeFile.run({ path: "plain.txt", content: "y" }, ctx);
   assert(again.ok, "a file with one name is written as before");
+});
+
+/** File access like an editor's: open buffers hold text the disk does not have yet; writes go to the buffers. */
+function editorBuffers(buffers: Map<string, string>, log: string[]): FileAccess {
+  return {
+    readText: (path) => {
+      log.push(`read ${path}`);
+      const text = buffers.get(path);
+      return text === undefined ? Deno.readTextFile(path) : Promise.resolve(text);
+    },
+    writeText: (path, content) => {
+      log.push(`write ${path}`);
+      buffers.set(path, content);
+      return Promise.resolve();
+    },
+  };
+}
+
+Deno.test("file tools read and write through the context's file access: the unsaved buffer is what they see", async () => {
+  await using ws = await tempDir();
+  const f = join(ws.path, "c.ts");
+  await Deno.writeTextFile(f, "on disk\n");
+  const buffers = new Map([[f, "unsaved = 1;\n"]]);
+  const log: string[] = [];
+  const ctx = { ...toolContext(ws.path), files: editorBuffers(buffers, log) };
+  const read = await readFile.run({ path: "c.ts" }, ctx);
+  assert(read.ok);
+  assertEquals(read.content, "     1\tunsaved = 1;");
+  const edit = await editFile.run({ path: "c.ts", old_string: "= 1", new_string: "= 2" }, ctx);
+  assert(edit.ok, JSON.stringify(edit));
+  assertEquals(buffers.get(f), "unsaved = 2;\n");
+  assertEquals(edit._diff, { kind: "diff", path: "c.ts", before: "unsaved = 1;\n", after: "unsaved = 2;\n" });
+  const preview = await editFile.preview!({ path: "c.ts", old_string: "= 2", new_string: "= 3" }, ctx);
+  assertEquals(preview?.before, "unsaved = 2;\n");
+  const written = await writeFile.run({ path: "d/new.txt", content: "fresh" }, ctx);
+  assert(written.ok && written.created === true);
+  assertEquals(buffers.get(join(ws.path, "d/new.txt")), "fresh");
+  assertEquals(await Deno.readTextFile(f), "on disk\n", "the disk is the editor's business");
+  assertEquals(log, [
+    `read ${f}`,
+    `read ${f}`,
+    `write ${f}`,
+    `read ${f}`,
+    `write ${join(ws.path, "d/new.txt")}`,
+  ]);
+});
+
+Deno.test("a routed read that fails is one error naming the file", async () => {
+  await using ws = await tempDir();
+  await Deno.writeTextFile(join(ws.path, "a.txt"), "x\n");
+  const files: FileAccess = {
+    readText: () => Promise.reject(new Error("the editor refused")),
+    writeText: () => Promise.resolve(),
+  };
+  const r = await readFile.run({ path: "a.txt" }, { ...toolContext(ws.path), files });
+  assert(!r.ok);
+  assertEquals(r.error, "a.txt could not be read: the editor refused");
 });

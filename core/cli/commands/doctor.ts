@@ -8,6 +8,7 @@ import {
   pluginsDir,
   ProviderError,
 } from "../../mod.ts";
+import { escapeControls } from "../../output/mod.ts";
 import { makeStyle } from "../style.ts";
 
 /** The outcome of one check: what was found and, unless ok, what to do about it. */
@@ -197,8 +198,10 @@ export async function runDoctor(
       result = { status: "fail", detail: `the check itself failed: ${(err as Error).message}` };
     }
     if (result.status === "fail") failed++;
-    opts.write(`${marks[result.status]} ${check.name.padEnd(9)} ${result.detail}`);
-    if (result.fix && result.status !== "ok") opts.write(`  ${style.dim("fix:")} ${result.fix}`);
+    opts.write(`${marks[result.status]} ${check.name.padEnd(9)} ${escapeControls(result.detail)}`);
+    if (result.fix && result.status !== "ok") {
+      opts.write(`  ${style.dim("fix:")} ${escapeControls(result.fix)}`);
+    }
   }
   opts.write(failed ? `${failed} check(s) failed` : "everything looks fine");
   return failed ? 1 : 0;

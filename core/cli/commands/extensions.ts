@@ -44,15 +44,15 @@ export function extensionRows(
     add(c.name, {
       args: c.argumentHint,
       help: `${c.description || "(no description)"} (${whose(c)})`,
+      group: "custom commands",
       run: (args, ctx) => runExpanded(c.name, args, ctx),
     }, c.file);
   }
   for (const s of items.skills.filter((s) => s.userInvocable)) {
     add(s.name, {
       args: "[args]",
-      help: `skill: ${s.description.length > 70 ? `${s.description.slice(0, 69)}…` : s.description} (${
-        whose(s)
-      })`,
+      help: `${s.description} (${whose(s)})`,
+      group: "skills",
       run: (args, ctx) => runExpanded(s.name, args, ctx),
     }, s.file);
   }

@@ -7,6 +7,7 @@ import {
   validServerName,
 } from "../../mod.ts";
 import type { SlashCommand } from "../slash.ts";
+import { escapeControls } from "../../output/mod.ts";
 import { makeStyle, table } from "../style.ts";
 
 /** The status table of MCP servers; `tools` lists each server's tool names under the table. */
@@ -22,7 +23,7 @@ export function mcpTable(states: McpServerState[], color = false, opts: { tools?
     s.transport,
     paint(s.status),
     String(s.tools),
-    [s.error, ...s.warnings].filter(Boolean).join("; "),
+    escapeControls([s.error, ...s.warnings].filter(Boolean).join("; ")),
   ]);
   const main = table([["NAME", "TRANSPORT", "STATUS", "TOOLS", "ERROR"].map(style.bold), ...rows]);
   if (!opts.tools) return main;

@@ -16,6 +16,7 @@ export function promptSlashCommands(
     name: cmd.name,
     args: promptUsage(cmd),
     help: cmd.description,
+    group: "MCP prompts",
     run: async (text, ctx) => {
       const { values, missing, unknown } = parsePromptArgs(text, cmd.arguments);
       if (unknown.length) {

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { discoverPlugins, type PluginReport, pluginsDir, TOOL_NAME_PATTERN } from "../../mod.ts";
 import type { PluginControl, SlashCommand } from "../slash.ts";
+import { escapeControls } from "../../output/mod.ts";
 import { makeStyle, table } from "../style.ts";
 
 /** One line per failed plugin, for start-up warnings. */
@@ -24,7 +25,7 @@ export function pluginsList(plugins: Pick<PluginControl, "dir" | "reports">, col
     r.file,
     r.status === "loaded" ? style.green("loaded") : style.red("failed"),
     r.status === "loaded" ? r.permissions ?? "" : "",
-    r.status === "loaded" ? r.tools.join(", ") || "(no tools)" : r.error ?? "",
+    r.status === "loaded" ? r.tools.join(", ") || "(no tools)" : escapeControls(r.error ?? ""),
   ]);
   const header = ["PLUGIN", "STATUS", "PERMISSIONS", "TOOLS / ERROR"].map(style.bold);
   return `${table([header, ...rows])}\n${style.dim(dir)}`;
@@ -83,10 +84,16 @@ export function pluginSlashCommands(): SlashCommand[] {
     run: async (args, { plugins, out }) => {
       if (args === "reload") {
         const reports = await plugins.reload();
-        const tools = reports.flatMap((r) => r.tools);
+        const loaded = reports.filter((r) => r.status === "loaded");
+        const failed = reports.length - loaded.length;
+        const tools = loaded.flatMap((r) => r.tools);
         const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-        out.write(`reloaded ${plural(reports.length, "plugin")}, ${plural(tools.length, "tool")}\n`);
-        for (const w of pluginWarnings(reports)) out.write(`navi: ${w}\n`);
+        out.write(
+          `reloaded ${plural(loaded.length, "plugin")}, ${plural(tools.length, "tool")}${
+            failed ? `; ${failed} failed` : ""
+          }\n`,
+        );
+        for (const w of pluginWarnings(reports)) out.write(`navi: ${escapeControls(w)}\n`);
         for (const line of plugins.announcements()) out.write(`navi: ${line}\n`);
         return;
       }

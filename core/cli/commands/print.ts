@@ -1,6 +1,7 @@
 import {
   ApiError,
   type ApprovalMode,
+  ContextLimitError,
   type Conversation,
   costOf,
   expandMentions,
@@ -61,9 +62,13 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
   };
   const piped = await Promise.race([readStdin(), aborted(trap.signal).then(() => "")]);
   if (trap.received) return stopped();
+  if (!prompt.trim() && !piped.trim()) {
+    err.write('navi: -p needs a prompt: an argument (navi -p "...") or piped stdin\n');
+    return 1;
+  }
   const printer = terminalEvents({ mode: "print", out, err, style });
   const events = withPlanChecklist(printer, (items) => todoChecklist(items, { style }));
-  app.plugins.subscribe((e) => err.write(`navi: ${e.message}\n`));
+  app.plugins.subscribe((e) => err.write(`navi: ${escapeControls(e.message)}\n`));
   preloadSdk();
   const convo = await startConversation(app, {
     ...opts,
@@ -71,7 +76,7 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
     mcp: "await",
     terminal: Deno.stderr.isTerminal(),
     report: (line) => {
-      const text = `navi: ${line.kind === "warning" ? "warning: " : ""}${line.text}`;
+      const text = `navi: ${line.kind === "warning" ? "warning: " : ""}${escapeControls(line.text)}`;
       err.write((line.kind === "warning" ? style.yellow(text) : text) + "\n");
     },
   });
@@ -82,9 +87,9 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
   for (const note of slash?.notes ?? []) err.write(style.yellow(`navi: ${note}`) + "\n");
   if (slash?.model) convo.llm.overrides.model = slash.model;
   const text = slash?.text ?? prompt;
-  const full = piped.trim() ? `${text}\n\n${piped}` : text;
+  const full = piped.trim() ? (text ? `${text}\n\n${piped}` : piped) : text;
   const expanded = await expandMentions(full, app.mentions);
-  for (const p of expanded.problems) err.write(style.yellow(`navi: warning: ${p}`) + "\n");
+  for (const p of expanded.problems) err.write(style.yellow(`navi: warning: ${escapeControls(p)}`) + "\n");
   if (expanded.attached.length) err.write(style.dim(`attached @${expanded.attached.join(", @")}`) + "\n");
   if (trap.received) return stopped();
   try {
@@ -112,9 +117,9 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
     return result.aborted ? 130 : 0;
   } catch (e) {
     if (trap.received) return stopped();
-    if (e instanceof ApiError || e instanceof ProviderError) {
+    if (e instanceof ApiError || e instanceof ProviderError || e instanceof ContextLimitError) {
       const setup = e instanceof ProviderError && /^no (model|provider) configured/.test(e.message);
-      err.write(setup ? firstRunHelp(app.home, e.message) + "\n" : `navi: ${e.message}\n`);
+      err.write(setup ? firstRunHelp(app.home, e.message) + "\n" : `navi: ${escapeControls(e.message)}\n`);
       if (opts.outputFormat === "json") {
         out.write(JSON.stringify({ error: e.message, session_id: convo.agent.session.meta.id }) + "\n");
       }

@@ -26,35 +26,53 @@ function contentText(m: Message | undefined): string {
   return "";
 }
 
-/** What a resume prints: id, age, message count, and the last exchange (the last prompt and answer). */
-export function resumeSummary(session: Session, opts: { style: Style; now?: number }): string {
+function isPrompt(m: Message): boolean {
+  const text = contentText(m);
+  return m.role === "user" && !/^<(system-reminder|project-instructions|conversation-summary)>/.test(text);
+}
+
+/** How long ago a session was used: its file's time before this process touched it. */
+export function sessionAge(updated: number, now = Date.now()): string {
+  return formatAge(now - updated);
+}
+
+/**
+ * What a resume prints: id, age (the time the picker shows), message count, and the last exchange: the last
+ * prompt and its own answer (the last text after it), rendered by `render` when given (markdown).
+ */
+export function resumeSummary(
+  session: Session,
+  opts: { style: Style; now?: number; render?: (markdown: string) => string[] | undefined },
+): string {
   const { style } = opts;
   const msgs = session.messages.filter((m) => m.role !== "system");
-  let updated = Date.parse(session.meta.created);
-  try {
-    updated = Deno.statSync(session.file).mtime?.getTime() ?? updated;
-  } catch { /* keep the creation time */ }
-  const age = formatAge((opts.now ?? Date.now()) - updated);
+  const age = sessionAge(session.lastActive ?? Date.parse(session.meta.created), opts.now);
   const lines = [style.dim(`resumed ${session.meta.id} · ${age} · ${msgs.length} messages`)];
-  const lastUser = [...msgs].reverse().find((m) =>
-    m.role === "user" && !contentText(m).startsWith("<system-reminder>")
-  );
-  const lastAnswer = [...msgs].reverse().find((m) => m.role === "assistant" && contentText(m).trim());
-  if (lastUser) lines.push(`${style.bold("›")} ${printable(shorten(contentText(lastUser), 200))}`);
-  if (lastAnswer) {
-    const text = contentText(lastAnswer).trim().split("\n");
-    const shown = text.slice(0, 4).map((l) => printable(shorten(l, 200)));
-    if (text.length > 4) shown.push(style.dim(`… ${text.length - 4} more lines`));
-    lines.push(...shown.map((l, i) => `${i === 0 ? "⎿" : " "} ${l}`));
-  }
+  let last = msgs.length - 1;
+  while (last >= 0 && !isPrompt(msgs[last])) last--;
+  if (last < 0) return lines.join("\n");
+  lines.push(`${style.bold("›")} ${printable(shorten(contentText(msgs[last]), 200))}`);
+  const answer = msgs.slice(last + 1).reverse().find((m) => m.role === "assistant" && contentText(m).trim());
+  if (!answer) return [...lines, style.dim("⎿ (no answer)")].join("\n");
+  const text = contentText(answer).trim();
+  const rows = opts.render?.(text) ?? text.split("\n").map((l) => printable(shorten(l, 200)));
+  const shown = rows.slice(0, 6);
+  if (rows.length > 6) shown.push(style.dim(`… ${rows.length - 6} more lines`));
+  lines.push(...shown.map((l, i) => `${i === 0 ? "⎿" : " "} ${l}`));
   return lines.join("\n");
 }
 
-/** Show recent sessions of this workspace, numbered, and ask which to resume. */
-export async function pickSession(
-  sessions: SessionSummary[],
-  io: { ask(prompt: string): Promise<string | undefined>; out: Sink; style: Style },
-): Promise<string | undefined> {
+/** What picking a session needs: a key-driven list on a terminal, else a numbered list and a line. */
+export interface PickIO {
+  ask(prompt: string): Promise<string | undefined>;
+  /** Let the user move through `rows` with the arrow keys; the index picked, or undefined. */
+  choose?(rows: string[], opts: { title: string }): Promise<number | undefined>;
+  out: Sink;
+  style: Style;
+}
+
+/** Show recent sessions of this workspace and let the user pick one to resume (arrow keys on a terminal). */
+export async function pickSession(sessions: SessionSummary[], io: PickIO): Promise<string | undefined> {
   const { out, style } = io;
   if (!sessions.length) {
     out.write("no saved sessions in this workspace\n");
@@ -62,15 +80,18 @@ export async function pickSession(
   }
   const recent = sessions.slice(0, 9);
   const now = Date.now();
-  out.write(
-    table(recent.map((s, i) => [
-      style.bold(String(i + 1)),
-      s.id,
-      formatAge(now - Date.parse(s.created)),
-      `${s.messages} msgs`,
-      printable(shorten(s.first_prompt, 60)),
-    ])) + "\n",
-  );
+  const rows = table(recent.map((s, i) => [
+    String(i + 1),
+    s.id,
+    sessionAge(Date.parse(s.updated ?? s.created), now),
+    `${s.messages} msgs`,
+    printable(shorten(s.first_prompt, 60)),
+  ])).split("\n");
+  if (io.choose) {
+    const i = await io.choose(rows, { title: "resume which? (↑↓ move · Enter resume · Esc cancel)" });
+    return i === undefined ? undefined : recent[i].id;
+  }
+  out.write(rows.map((r) => r.replace(/^\d+/, (n) => style.bold(n))).join("\n") + "\n");
   const answer = (await io.ask(`resume which? [1-${recent.length}, or an id prefix; Enter cancels] `))
     ?.trim();
   if (!answer) return undefined;

@@ -1,4 +1,5 @@
 import { fnv1a, type OpenAITool, type ToolRegistry } from "../../mod.ts";
+import { escapeControls } from "../../output/mod.ts";
 import { makeStyle, table } from "../style.ts";
 
 /** `navi tools [--json]`: the exact tools array of the next request, or a readable table. */
@@ -15,7 +16,7 @@ export function toolsCommand(
   if (opts.json) return JSON.stringify(list, null, 2);
   const style = makeStyle(Deno.stdout.isTerminal());
   const rows = list.map((t) => {
-    const first = t.function.description.split("\n")[0].replace(/^-\s*/, "");
+    const first = escapeControls(t.function.description.split("\n")[0].replace(/^-\s*/, ""));
     return [t.function.name, tools.get(t.function.name)?.approval ?? "-", first];
   });
   const more = view.searchable.length ? `, ${view.searchable.length} more through find_tools` : "";

@@ -85,16 +85,94 @@ Object.getPrototypeOf(scope).close = scope.close = () => {
 };
 
 const log = (line: string) => post({ type: "log", line: readable(line) });
+captureStdio();
 for (const method of ["log", "info", "warn", "error", "debug"] as const) {
   console[method] = (...args: unknown[]) =>
     log(args.map((a) => typeof a === "string" ? a : Deno.inspect(a)).join(" "));
 }
 
+/**
+ * The worker's standard streams are navi's terminal: a plugin's writes to `Deno.stdout`, `Deno.stderr` and
+ * `process.stdout`/`stderr` go to plugins.log instead (the host says so once), reads of stdin see its end,
+ * and the runtime's internal printing is out of reach.
+ */
+function captureStdio(): void {
+  const dec = new TextDecoder();
+  const output = (stream: "stdout" | "stderr") => {
+    const send = (p: Uint8Array | string) => {
+      const text = typeof p === "string" ? p : dec.decode(p);
+      if (text) post({ type: "output", stream, text: readable(text) });
+      return typeof p === "string" ? p.length : p.length;
+    };
+    return {
+      write: (p: Uint8Array) => Promise.resolve(send(p)),
+      writeSync: send,
+      writable: new WritableStream<Uint8Array>({ write: (p) => void send(p) }),
+      isTerminal: () => false,
+      close() {},
+      node: { write: (p: Uint8Array | string, ...rest: unknown[]) => (send(p), lastCallback(rest), true) },
+    };
+  };
+  const lastCallback = (rest: unknown[]) => {
+    const cb = rest.at(-1);
+    if (typeof cb === "function") queueMicrotask(() => cb());
+  };
+  const stdin = {
+    read: () => Promise.resolve(null),
+    readSync: () => null,
+    readable: new ReadableStream<Uint8Array>({ start: (c) => c.close() }),
+    isTerminal: () => false,
+    setRaw() {
+      throw new Error("a plugin has no terminal");
+    },
+    close() {},
+  };
+  const out = output("stdout");
+  const err = output("stderr");
+  const define = (target: object, key: PropertyKey, value: unknown) =>
+    Object.defineProperty(target, key, { value, configurable: false, writable: false });
+  define(Deno, "stdout", out);
+  define(Deno, "stderr", err);
+  define(Deno, "stdin", stdin);
+  const proc = (globalThis as unknown as { process?: object }).process;
+  if (proc) {
+    for (const [key, s] of [["stdout", out], ["stderr", err]] as const) {
+      define(proc, key, {
+        ...s.node,
+        isTTY: false,
+        fd: key === "stdout" ? 1 : 2,
+        on() {},
+        once() {},
+        end() {},
+      });
+    }
+  }
+  delete (Deno as unknown as Record<symbol, unknown>)[(Deno as unknown as { internal: symbol }).internal];
+}
+
+/** Programs a plugin starts get navi's environment without its secrets and never navi's terminal. */
 function guardChildren(env: Record<string, string> | null): void {
   const Real = Deno.Command;
+  const away = (io: Deno.CommandOptions["stdout"]) => (io === "inherit" ? "null" : io);
   Deno.Command = class extends Real {
+    #spawn: () => Deno.ChildProcess;
     constructor(command: string | URL, options: Deno.CommandOptions = {}) {
-      super(command, { ...options, clearEnv: true, env: { ...(env ?? {}), ...(options.env ?? {}) } });
+      const guarded: Deno.CommandOptions = {
+        ...options,
+        clearEnv: true,
+        env: { ...(env ?? {}), ...(options.env ?? {}) },
+        stdin: away(options.stdin ?? "null"),
+        stdout: away(options.stdout),
+        stderr: away(options.stderr),
+      };
+      super(command, guarded);
+      // spawn() would inherit the streams left unset: they become "null" there.
+      this.#spawn = () =>
+        new Real(command, { ...guarded, stdout: guarded.stdout ?? "null", stderr: guarded.stderr ?? "null" })
+          .spawn();
+    }
+    override spawn(): Deno.ChildProcess {
+      return this.#spawn();
     }
   } as typeof Deno.Command;
 }

@@ -325,3 +325,44 @@ Deno.test("todo_write records the list in the session and announces it as a plan
     await server.close();
   }
 });
+
+Deno.test("the events carry what a program needs: whole calls and usage, decisions, the tool message as sent, an image prompt", async () => {
+  await using t = await setup([
+    { toolCalls: [{ id: "w1", name: "write_file", arguments: '{"path":"a.txt","content":"x"}' }] },
+    { toolCalls: [{ id: "b1", name: "bash", arguments: '{"command":"echo live sk-agent-test-key"}' }] },
+    { text: "done" },
+  ], { approval: "auto" });
+  const heard: string[] = [];
+  const convo = openConversation(t.app, {
+    approval: "auto",
+    events: {
+      responseEnd: (info) =>
+        heard.push(
+          `end ${info.calls?.map((c) => `${c.id}:${c.name}`).join(",")} ${info.usage?.total_tokens}`,
+        ),
+      toolDecision: (call, d) => heard.push(`decided ${call.id} ${d.allowed} ${d.how}`),
+      toolOutput: (chunk, call) => heard.push(`output ${call?.id} ${chunk.trim()}`),
+      toolEnd: (call, { content }) => heard.push(`content ${call.id} ${content}`),
+    },
+  });
+  const image = [{ type: "text", text: "look" }, {
+    type: "image_url",
+    image_url: { url: "data:image/png;base64,AA==" },
+  }];
+  const r = await convo.agent.run(image, new AbortController().signal);
+  assertEquals(r.text, "done");
+  const sent = t.server.requests[0].body.messages as { role: string; content: unknown }[];
+  assertEquals(sent.at(-1), { role: "user", content: image });
+  const usage = t.server.requests.map((q) => q.usage!.total_tokens);
+  const [written, ran] = toolMessages(t.server.requests[2].body).map((m) => m.content);
+  assertEquals(heard.slice(0, 3), [
+    `end w1:write_file ${usage[0]}`,
+    "decided w1 true auto",
+    `content w1 ${written}`,
+  ]);
+  assertEquals(heard.slice(3, 5), [`end b1:bash ${usage[1]}`, "decided b1 true auto"]);
+  assertMatch(heard[5], /^output b1 live/, "live output names its call (the front's sink redacts it)");
+  assertEquals(heard[6], `content b1 ${ran}`);
+  assertMatch(ran, /live \[redacted\]/, "the tool message as sent, secrets redacted");
+  assertEquals(heard.at(-1), `end  ${usage[2]}`);
+});

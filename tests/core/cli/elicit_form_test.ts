@@ -37,3 +37,32 @@ Deno.test("elicitation in the REPL: not confirming declines and sends nothing", 
   const { elicit } = scripted(["Grace", "1", "no", "n"]);
   assertEquals(await elicit({ server: "s", message: "?", schema }), { action: "decline" });
 });
+
+Deno.test("elicitation in the REPL: an enum shows its choices and takes one by number or value; a wrong one asks again", async () => {
+  const { elicit, asked, written } = scripted(["purple", "2", "", "y"]);
+  const r = await elicit({
+    server: "s",
+    message: "Pick \x1b[31mred\x1b[0m",
+    schema: {
+      type: "object",
+      properties: {
+        color: { type: "string", enum: ["red", "green", "blue"], default: "red" },
+        size: {
+          type: "string",
+          oneOf: [{ const: "s", title: "small" }, { const: "l", title: "large" }],
+          default: "l",
+        },
+      },
+    },
+  });
+  assertEquals(r, { action: "accept", content: { color: "green", size: "l" } });
+  assertEquals(asked.slice(0, 3), [
+    '  color one of 1) red, 2) green, 3) blue ["red"]: ',
+    '  color one of 1) red, 2) green, 3) blue ["red"]: ',
+    '  size one of 1) s (small), 2) l (large) ["l"]: ',
+  ]);
+  assertEquals(written, [
+    "? MCP server s asks: Pick \\x1b[31mred\\x1b[0m\n",
+    "  purple is not one of the choices\n",
+  ]);
+});

@@ -13,18 +13,102 @@ const screen = (s: string) =>
     "",
   );
 
-Deno.test("markdown lines: headings, emphasis, code, links, lists, quotes and tables are rendered", () => {
-  assertEquals(renderLine("## Title **x**", color), "\x1b[1m\x1b[4mTitle \x1b[1mx\x1b[22m\x1b[24m\x1b[22m");
+const none = makeStyle(false);
+
+/** Render a whole answer as the stream would, `columns` wide, without colour. */
+function rendered(text: string, columns: number, style = none): string[] {
+  const out: string[] = [];
+  const md = new MarkdownStream({ write: (t) => void out.push(t), style, columns: () => columns });
+  md.push(text + "\n");
+  md.end();
+  return plain(screen(out.join(""))).replace(/\n$/, "").split("\n");
+}
+
+Deno.test("markdown lines: headings, emphasis, code, links, lists, quotes are rendered", () => {
+  assertEquals(
+    renderLine("## Title **x**", color),
+    "\x1b[1mTitle \x1b[1mx\x1b[22m\x1b[22m\n\x1b[2m───────\x1b[22m",
+  );
   assertEquals(plain(renderLine("Some **bold**, *it*, `code` & <x>", color)), "Some bold, it, code & <x>");
   assertEquals(renderLine("`code`", color), "\x1b[36mcode\x1b[39m");
   assertEquals(plain(renderLine("  - item [docs](http://x)", color)), "  • item docs (http://x)");
   assertEquals(plain(renderLine("3. third", color)), "3. third");
   assertEquals(plain(renderLine("> quoted", color)), "│ quoted");
-  assertEquals(plain(renderLine("| a | **b** |", color)), "│ a │ b │");
   assertEquals(
     plain(renderLine("text with \x1b]0;title\x07 escape", color)),
     "text with \\x1b]0;title\\x07 escape",
   );
+});
+
+Deno.test("headings are told apart without colour: a double rule, a single rule, hashes", () => {
+  assertEquals(rendered("# Top\n## Part\n### Detail\ntext", 80), [
+    "Top",
+    "═══",
+    "Part",
+    "────",
+    "### Detail",
+    "text",
+  ]);
+});
+
+Deno.test("prose and list items wrap at words with hanging indents; code keeps its gutter when wrapped", () => {
+  const words =
+    "navi wraps long paragraphs at word boundaries so that no word is ever cut in two at the edge";
+  const para = rendered(words, 40);
+  assertEquals(para, [
+    "navi wraps long paragraphs at word",
+    "boundaries so that no word is ever cut",
+    "in two at the edge",
+  ]);
+  assertEquals(para.join(" "), words);
+  assertEquals(rendered(`- ${words}`, 40), [
+    "• navi wraps long paragraphs at word",
+    "  boundaries so that no word is ever cut",
+    "  in two at the edge",
+  ]);
+  assertEquals(rendered(`> ${words}`, 40)[1], "│ boundaries so that no word is ever cut");
+  const code = rendered("```\nconst x = someFunction(argumentOne, argumentTwo);\n```", 30);
+  assertEquals(code, ["┌─ code", "│ const x = someFunction(argum", "│ entOne, argumentTwo);", "└─"]);
+});
+
+Deno.test("a table is drawn aligned, cells wrapped within their columns; too wide, it becomes a list", () => {
+  const table = [
+    "| name | role | notes |",
+    "|------|:----:|------:|",
+    "| navi | agent | a terminal coding agent that runs tools with approval |",
+    "| **mcp** | servers | 3 |",
+    "",
+    "after",
+  ].join("\n");
+  assertEquals(rendered(table, 80), [
+    "┌──────┬─────────┬───────────────────────────────────────────────────────┐",
+    "│ name │ role    │ notes                                                 │",
+    "├──────┼─────────┼───────────────────────────────────────────────────────┤",
+    "│ navi │  agent  │ a terminal coding agent that runs tools with approval │",
+    "│ mcp  │ servers │                                                     3 │",
+    "└──────┴─────────┴───────────────────────────────────────────────────────┘",
+    "",
+    "after",
+  ]);
+  const narrow = rendered(table, 40);
+  assertEquals(narrow.slice(0, 5), [
+    "┌──────┬─────────┬─────────────────────┐",
+    "│ name │ role    │ notes               │",
+    "├──────┼─────────┼─────────────────────┤",
+    "│ navi │  agent  │   a terminal coding │",
+    "│      │         │     agent that runs │",
+  ]);
+  for (const row of narrow) assertEquals(row.length <= 40, true, row);
+  const wide = rendered(
+    [
+      "| a | b | c | d | e | f |",
+      "|---|---|---|---|---|---|",
+      "| alpha | bravo | charlie | delta | echo | foxtrot |",
+    ]
+      .join("\n"),
+    30,
+  );
+  assertEquals(wide, ["• a: alpha", "  b: bravo", "  c: charlie", "  d: delta", "  e: echo", "  f: foxtrot"]);
 });
 
 Deno.test("a streamed answer is drawn raw while a line streams and rendered when its newline arrives", () => {
@@ -42,13 +126,12 @@ Deno.test("a streamed answer is drawn raw while a line streams and rendered when
   assertEquals(shown.startsWith("# He"), true, "raw while streaming");
   assertEquals(
     plain(screen(shown)).split("\n"),
-    ["Hello", "plain bold", "┌─ ts", "│ <const a = 1;>", "└─", "tail"],
+    ["Hello", "═════", "plain bold", "┌─ ts", "│ <const a = 1;>", "└─", "tail", ""],
   );
-  assertEquals(shown.includes("\x1b[1m\x1b[4mHello"), true, "the heading, rendered");
+  assertEquals(shown.includes("\x1b[1mHello"), true, "the heading, rendered");
 });
 
 Deno.test("a diff preview: hunks with line numbers and counts; a new file: first lines and size", () => {
-  const none = makeStyle(false);
   const edit = diffView({
     kind: "diff",
     path: "a.txt",

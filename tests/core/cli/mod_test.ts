@@ -124,8 +124,10 @@ Deno.test("the pre-scan foresees the commands that connect MCP servers (they sta
     ["mcp", "list", "--tools"],
     ["mcp", "resources", "x"],
     ["--approval", "auto"],
+    ["-p", "--input-format", "stream-json", "--output-format", "stream-json"],
   ];
   const no = [
+    ["acp"],
     ["sessions"],
     ["mcp", "add", "x", "--", "tools"],
     ["mcp", "login", "x"],

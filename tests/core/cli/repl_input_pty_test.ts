@@ -100,26 +100,32 @@ Deno.test("/model lists the provider's models and completes them; /clear clears 
   assertEquals(visible.includes("gpt-a"), false, visible);
 });
 
-Deno.test("--resume without an id picks from a list and shows what was resumed; ids accept a unique prefix", async () => {
+Deno.test("--resume without an id picks from a list with the arrow keys and shows what was resumed", async () => {
   await using r = await naviInPty([{ text: "answer 0" }, { text: "answer 1" }, { text: "answer 2" }], {
     args: ["--resume"],
     wait: "resume which?",
     before: async (home, ws) => {
-      const first = await runNavi(["-p", "first question", "--output-format", "json"], { home, cwd: ws });
-      assertEquals(first.code, 0, first.stderr);
+      for (const q of ["first question", "second question"]) {
+        const run = await runNavi(["-p", q], { home, cwd: ws });
+        assertEquals(run.code, 0, run.stderr);
+      }
     },
   });
-  const id = (await r.pty.screen()).match(/^1\s+(\S+)/m)![1];
-  await r.pty.type("1");
+  const list = await r.pty.screen();
+  const newest = list.match(/^› 1\s+(\S+)\s+(just now|1 min ago)\s+\d+ msgs\s+second question/m)!;
+  const older = list.match(/^ {2}2\s+(\S+)\s+.*first question/m)![1];
+  await r.pty.keys("Down");
+  await r.pty.waitFor(new RegExp(`› 2\\s+${older}`));
+  await r.pty.keys("Up");
+  await r.pty.waitFor(new RegExp(`› 1\\s+${newest[1]}`));
+  await r.pty.keys("Down");
   await r.pty.keys("Enter");
   await r.pty.waitFor(
-    new RegExp(`resumed ${id} · (just now|1 min ago) · 2 messages\\n› first question\\n⎿ answer 0`),
+    new RegExp(`resumed ${older} · ${newest[2]} · 2 messages\\n› first question\\n⎿ answer 0`),
   );
   await r.pty.type("/resume");
   await r.pty.keys("Enter");
-  await r.pty.waitFor(/› \/resume\n1 .*\nresume which\?/);
-  await r.pty.type(id.slice(0, 17));
-  await r.pty.keys("Enter");
-  const screen = await r.pty.waitFor(/› \/resume\n.*\nresume which\?.*\nresumed .*\n› first question/);
-  assertEquals(screen.split(`resumed ${id}`).length - 1, 2, screen);
+  await r.pty.waitFor(/› \/resume\nresume which\? \(↑↓ move · Enter resume · Esc cancel\)/);
+  await r.pty.keys("Escape");
+  await r.pty.waitFor("resume which? cancelled");
 });

@@ -136,7 +136,11 @@ Deno.test("the status line shows a running tool's progress and elapsed time, and
   const call = { id: "p", name: "mcp__srv__long", arguments: "{}" };
   ev.toolStart!(call);
   ev.toolProgress!(call, { progress: 3, total: 10, message: "working" });
-  await until(() => s.out.join("").includes("mcp__srv__long 3/10 working · 0s"), 3000, "progress");
+  await until(
+    () => s.out.join("").includes("mcp__srv__long 3/10 working · 0s · Esc to interrupt"),
+    3000,
+    "progress",
+  );
   await until(() => s.out.join("").includes("working · 1s"), 3000, "elapsed seconds");
   ev.toolEnd!(call, { result: { ok: true }, ms: 1200 });
   const all = s.out.join("");

@@ -294,3 +294,74 @@ Deno.test("under a terminal: the REPL stays usable through a spinning handler an
     await server.close();
   }
 });
+
+const NOISY = `export const permissions = { run: ["sh"] };
+export default function register(navi) {
+  ${
+  tool(
+    "noisy",
+    `async () => {
+    Deno.stdout.writeSync(new TextEncoder().encode("RAW-STDOUT \\x1b]2;pwned\\x07 \\x1b[2J\\n"));
+    await Deno.stderr.write(new TextEncoder().encode("RAW-STDERR\\n"));
+    const writer = Deno.stdout.writable.getWriter();
+    await writer.write(new TextEncoder().encode("RAW-WRITABLE\\n"));
+    writer.releaseLock();
+    globalThis.process.stdout.write("RAW-PROCESS\\n");
+    const core = Deno[Deno.internal]?.core;
+    core?.print("RAW-CORE\\n");
+    const child = new Deno.Command("sh", { args: ["-c", "echo RAW-CHILD"] }).spawn();
+    await child.status;
+    const stdin = await Deno.stdin.read(new Uint8Array(8));
+    return { ok: true, core: core === undefined, stdin: stdin === null };
+  }`,
+  )
+}
+}
+`;
+
+Deno.test("under a terminal: a plugin writing to stdout, stderr, process.stdout or a child's inherited stdout reaches plugins.log and one notice, never the screen", async () => {
+  await using home = await tempDir();
+  await Deno.mkdir(join(home.path, "plugins"));
+  await Deno.writeTextFile(join(home.path, "plugins", "noisy.js"), NOISY);
+  const server = startLlmServer([
+    { toolCalls: [{ name: "noisy", arguments: "{}" }] },
+    { text: "first done" },
+    { toolCalls: [{ name: "noisy", arguments: "{}" }] },
+    { text: "second done" },
+  ]);
+  try {
+    await writeConfig(home.path, llmConfig(server.url));
+    await using term = await Pty.start([Deno.execPath(), "run", "-A", "--unstable-worker-options", MAIN], {
+      env: { NAVI_HOME: home.path, NO_COLOR: "1" },
+      cwd: home.path,
+      width: 120,
+      height: 40,
+    });
+    const title = await term.title();
+    await term.waitFor("/help for commands", 30_000);
+    await term.type("be noisy");
+    await term.keys("Enter");
+    await term.waitFor("first done", 30_000);
+    await term.type("again");
+    await term.keys("Enter");
+    await term.waitFor("second done", 30_000);
+    const screen = await term.screen({ all: true });
+    assert(!/RAW-/.test(screen), screen);
+    assertEquals(
+      screen.split("navi: plugin noisy.js wrote to stdout; its output goes to logs/plugins.log").length,
+      2,
+      `one notice:\n${screen}`,
+    );
+    assertEquals(await term.title(), title, "the title is unchanged");
+    const log = await Deno.readTextFile(join(home.path, "logs", "plugins.log"));
+    for (
+      const what of ["stdout: RAW-STDOUT \\x1b]2;pwned\\x07", "stderr: RAW-STDERR", "stdout: RAW-WRITABLE"]
+    ) {
+      assert(log.includes(what), `${what} in plugins.log:\n${log}`);
+    }
+    assertMatch(log, /stdout: RAW-PROCESS/);
+    assertEquals(toolResults(server.requests).at(-1), { ok: true, core: true, stdin: true });
+  } finally {
+    await server.close();
+  }
+});

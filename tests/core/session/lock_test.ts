@@ -12,6 +12,7 @@ async function deadPid(): Promise<number> {
 Deno.test("a session open in another live process is refused with a clear error; released, it opens", async () => {
   await using home = await tempDir();
   const s = Session.create(home.path, { cwd: "/w" });
+  s.addMessage({ role: "user", content: "hello" });
   s.close();
   const other = new Deno.Command("sleep", { args: ["30"] }).spawn();
   try {
@@ -27,7 +28,7 @@ Deno.test("a session open in another live process is refused with a clear error;
       error.message,
       new RegExp(`is in use by another navi process \\(pid ${other.pid}\\); close that one first`),
     );
-    assertEquals(await Deno.readTextFile(s.file).then((t) => t.split("\n").length), 2, "nothing written");
+    assertEquals(await Deno.readTextFile(s.file).then((t) => t.split("\n").length), 3, "nothing written");
   } finally {
     other.kill("SIGKILL");
     await other.status;

@@ -17,9 +17,11 @@ Deno.test("a session appends records and loads them back", async () => {
   assertEquals(session.meta, s.meta);
   const text = await Deno.readTextFile(s.file);
   assertMatch(text, /"type":"audit","at":"[^"]+","tool":"t","decision":"read_only"/);
+  const mtime = (await Deno.stat(s.file)).mtime!.toISOString();
   assertEquals(listSessions(home.path)[0], {
     id: s.meta.id,
     created: s.meta.created,
+    updated: mtime,
     cwd: "/w",
     messages: 1,
     first_prompt: "first prompt",
@@ -61,8 +63,10 @@ Deno.test("sessions are listed newest first", async () => {
   await using home = await tempDir();
   const clock = new FakeClock();
   const a = Session.create(home.path, { cwd: "/a" }, { now: clock.now });
+  a.addMessage({ role: "user", content: "a" });
   clock.advance(5);
   const b = Session.create(home.path, { cwd: "/b" }, { now: clock.now });
+  b.addMessage({ role: "user", content: "b" });
   await Deno.writeTextFile(join(home.path, "sessions", "junk.jsonl"), "not json\n");
   assertEquals(listSessions(home.path).map((s) => s.id), [b.meta.id, a.meta.id]);
 });
@@ -92,15 +96,50 @@ Deno.test("a session cut off mid tool call gets results for the unanswered calls
   assertEquals(session.completeToolCalls(), 0);
 });
 
-Deno.test("the newest session in a directory is found from the metadata lines", async () => {
+Deno.test("a new session's file is written with its first message after the preamble, not before", async () => {
+  await using home = await tempDir();
+  const preamble = [{ role: "system" as const, content: "sys" }, {
+    role: "user" as const,
+    content: "<rules/>",
+  }];
+  const s = Session.create(home.path, { cwd: "/w" }, { preamble });
+  s.recordTools([]);
+  assertEquals(s.messages, preamble);
+  assert(!s.written && !(await Deno.stat(s.file).catch(() => null)), "no file yet");
+  s.close();
+  assertEquals(listSessions(home.path), [], "a start that sent nothing leaves nothing");
+  const t = Session.create(home.path, { cwd: "/w" }, { preamble });
+  t.addMessage({ role: "user", content: "hello" });
+  assert(t.written);
+  const { session } = Session.load(home.path, t.meta.id);
+  assertEquals(session.messages, [...preamble, { role: "user", content: "hello" }]);
+  assertMatch(
+    await Deno.readTextFile(t.file),
+    /^\{"type":"meta".*\n\{"type":"message".*"sys".*\n.*<rules\/>.*\n\{"type":"message".*"hello"/,
+  );
+});
+
+Deno.test("the session used last in a directory is found: by its file's time, among those the caller accepts", async () => {
   await using home = await tempDir();
   const clock = new FakeClock();
+  /** Set a session file's time, as if it was last written `at` ms after the epoch of the clock. */
+  const touched = (file: string, at: number) => Deno.utimeSync(file, new Date(at), new Date(at));
   const a = Session.create(home.path, { cwd: "/a" }, { now: clock.now });
-  clock.advance(5);
+  a.addMessage({ role: "user", content: "first" });
+  touched(a.file, clock.now());
+  clock.advance(5000);
   const b = Session.create(home.path, { cwd: "/a" }, { now: clock.now });
-  Session.create(home.path, { cwd: "/other" }, { now: clock.now });
-  a.addMessage({ role: "user", content: "x".repeat(10_000) });
+  b.addMessage({ role: "system", content: "only a system prompt" });
+  touched(b.file, clock.now());
+  const other = Session.create(home.path, { cwd: "/other" }, { now: clock.now });
+  other.addMessage({ role: "user", content: "elsewhere" });
   assertEquals(newestSessionIn(home.path, "/a"), b.meta.id);
+  const talk = { accept: (ms: { role: string }[]) => ms.some((m) => m.role !== "system") };
+  assertEquals(newestSessionIn(home.path, "/a", talk), a.meta.id, "the one with a conversation");
+  clock.advance(5000);
+  a.addMessage({ role: "assistant", content: "x".repeat(10_000) });
+  touched(a.file, clock.now());
+  assertEquals(newestSessionIn(home.path, "/a"), a.meta.id, "used last, though created first");
   assertEquals(newestSessionIn(home.path, "/nowhere"), undefined);
 });
 

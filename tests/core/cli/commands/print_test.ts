@@ -211,3 +211,21 @@ Deno.test("without a provider in config, OPENAI_API_KEY / OPENAI_BASE_URL / OPEN
     await server.close();
   }
 });
+
+Deno.test("-p without a prompt takes piped stdin as the prompt; with neither it says what is missing", async () => {
+  await using home = await tempDir();
+  const server = startLlmServer([{ text: "summary" }]);
+  try {
+    await writeConfig(home.path, keyedLlmConfig(server.url));
+    const r = await runNavi(["-p"], { home: home.path, env: { TEST_LLM_KEY: KEY }, stdin: "the log\n" });
+    assertEquals([r.code, r.stdout], [0, "summary\n"], r.stderr);
+    const user = (server.requests[0].body.messages as { role: string; content: string }[]).at(-1)!;
+    assertEquals(user.content, "the log\n");
+    const none = await runNavi(["-p"], { home: home.path, env: { TEST_LLM_KEY: KEY }, stdin: "" });
+    assertEquals(none.code, 1);
+    assertMatch(none.stderr, /-p needs a prompt/);
+    assertEquals(server.requests.length, 1, "nothing was sent for an empty prompt");
+  } finally {
+    await server.close();
+  }
+});
