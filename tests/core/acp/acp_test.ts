@@ -97,9 +97,12 @@ Deno.test("navi acp as an editor drives it: fs reads, an allowed edit, a rejecte
       for (const n of ["model", "approval", "compact", "tools", "usage"]) {
         assert(names.includes(n), names.join(" "));
       }
-      const meta =
-        (await Deno.readTextFile(join(home.path, "sessions", `${sessionId}.jsonl`))).split("\n")[0];
-      assertEquals(JSON.parse(meta).cwd, ws.path);
+      const file = join(home.path, "sessions", `${sessionId}.jsonl`);
+      assertEquals(
+        await Deno.stat(file).then(() => true, () => false),
+        false,
+        "written at the first message",
+      );
     });
 
     await t.step(
@@ -113,6 +116,9 @@ Deno.test("navi acp as an editor drives it: fs reads, an allowed edit, a rejecte
           prompt: [{ type: "text", text: "bump a" }],
         });
         assertEquals(res.stopReason, "end_turn");
+        const meta =
+          (await Deno.readTextFile(join(home.path, "sessions", `${sessionId}.jsonl`))).split("\n")[0];
+        assertEquals(JSON.parse(meta).cwd, ws.path, "the session runs in the client's cwd");
         assertEquals(ed.calls.slice(0, 4), [
           `fs/read_text_file ${file}`,
           `fs/read_text_file ${file}`,
