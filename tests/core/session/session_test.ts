@@ -191,6 +191,7 @@ Deno.test("records are redacted as whole lines: a secret in a message or an audi
 Deno.test("the todo list is kept in the session and read back; a malformed record keeps only well-formed items", async () => {
   await using home = await tempDir();
   const s = Session.create(home.path, { cwd: "/w" });
+  s.addMessage({ role: "user", content: "plan it" });
   s.recordTodos([{ content: "first", status: "completed" }, { content: "second", status: "pending" }]);
   s.recordTodos([{ content: "first", status: "completed" }, { content: "second", status: "in_progress" }]);
   s.close();

@@ -70,6 +70,7 @@ const SERVER = `import http from "node:http";
 const port = Number(process.argv[2]);
 http.createServer((req, res) => {
   console.log(req.method + " " + req.url);
+  console.log("served " + req.url);
   res.end("hello from the background\\n");
 }).listen(port, "127.0.0.1", () => console.log("listening on " + port));
 `;
@@ -134,7 +135,7 @@ Deno.test("a background HTTP server answers curl in the next step (sandboxed, no
   assertEquals(processesNamed(marker), [], "the server is gone");
   const log = await Deno.readTextFile(String(read.log));
   assert(String(read.log).startsWith(join(home.path, "sessions")), "the log is in the session's folder");
-  assertMatch(log, /token \[redacted\]\n(listening on \d+\n)?GET \/ping\n/);
+  assertMatch(log, /token \[redacted\]\n(listening on \d+\n)?GET \/ping\nserved \/ping\n/);
   assert(!log.includes(key));
   assertEquals(records(home.path), 0);
 });
