@@ -1,14 +1,16 @@
 // The sandbox's cost per bash command: the built-in bash tool running `true` unconfined and under bubblewrap
-// (without network: with the seccomp filter; with network), interleaved, medians of BENCH_RUNS (default 40).
-// Also the start-up cost of the sandbox check: a fresh self-test and a cached one.
+// (without network: a network namespace of its own per command, or the session's shared one joined with
+// nsenter; with network), interleaved, medians of BENCH_RUNS (default 40). Also the start-up cost of the
+// sandbox check (a fresh self-test and a cached one), of a session's network namespace (its holder process)
+// and of the orphan clean-up at start-up when there is nothing to clean.
 // `deno run -A bench/sandbox.ts` (part of `deno task bench`).
-import { Sandbox, type ToolContext } from "../core/mod.ts";
+import { cleanOrphans, Sandbox, type ToolContext } from "../core/mod.ts";
 import bash from "../tools/bash.ts";
 
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 40);
 const home = await Deno.makeTempDir({ prefix: "navi-bench-home-" });
 const ws = await Deno.makeTempDir({ prefix: "navi-bench-ws-" });
-const ctx = (sandbox?: Sandbox): ToolContext => ({
+const ctx = (sandbox?: ToolContext["sandbox"]): ToolContext => ({
   workspace: ws,
   signal: new AbortController().signal,
   confirm: () => Promise.resolve(false),
@@ -27,9 +29,21 @@ try {
   const cachedMs = performance.now() - cachedAt;
   const open = new Sandbox({ home, workspace: ws, settings: { network: true }, env: Deno.env });
   await open.status();
+  const holderStarts: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const net = (await closed.network())!;
+    const t = performance.now();
+    const entry = await net.enter();
+    holderStarts.push(performance.now() - t);
+    await net.close();
+    if (!("prefix" in entry)) throw new Error(`no session network: ${entry.error}`);
+  }
+  const session = closed.session();
+  await bash.run({ command: "true" }, ctx(session));
   const cases: [string, ToolContext][] = [
     ["unconfined", ctx()],
-    ["sandboxed, no network (seccomp)", ctx(closed)],
+    ["sandboxed, no network, own namespace per command", ctx(closed)],
+    ["sandboxed, no network, the session's namespace (nsenter)", ctx(session)],
     ["sandboxed, network allowed", ctx(open)],
   ];
   const times = new Map<string, number[]>(cases.map(([name]) => [name, []]));
@@ -40,6 +54,13 @@ try {
       if (!r.ok) throw new Error(`${name}: ${JSON.stringify(r)}`);
       if (i >= 3) times.get(name)!.push(performance.now() - t);
     }
+  }
+  await session.close();
+  const cleanups: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const t = performance.now();
+    await cleanOrphans(home);
+    cleanups.push(performance.now() - t);
   }
   const base = median(times.get("unconfined")!);
   const rows = [
@@ -57,6 +78,15 @@ try {
   console.log(
     `\nsandbox check at start-up: self-test ${freshMs.toFixed(0)} ms when it runs, ` +
       `${cachedMs.toFixed(1)} ms from the cache`,
+  );
+  console.log(
+    `a session's network namespace: ${
+      median(holderStarts).toFixed(1)
+    } ms to start its holder (median of 10), ` +
+      "once per session, with its first command without network",
+  );
+  console.log(
+    `orphan clean-up at start-up with nothing to clean: ${median(cleanups).toFixed(3)} ms (median of 50)`,
   );
 } finally {
   await Deno.remove(home, { recursive: true }).catch(() => {});

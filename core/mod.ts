@@ -17,6 +17,7 @@ export * from "./plugins/mod.ts";
 export * from "./provider/mod.ts";
 export * from "./sandbox/mod.ts";
 export * from "./session/mod.ts";
+export * from "./shells/mod.ts";
 export * from "./tool/mod.ts";
 export * from "./toollist/mod.ts";
 export * from "./workspace/mod.ts";

@@ -32,10 +32,7 @@ export interface AcpEventsOptions {
   secrets: Redactor;
 }
 
-/**
- * Agent events for one ACP session. A todo tool's plan (issue 32) would map here as a `plan` update: the
- * engine has no plan event yet, so nothing sends one.
- */
+/** Agent events for one ACP session; the todo list (todo_write) goes to the editor as `plan` updates. */
 export function acpEvents(opts: AcpEventsOptions): AgentEvents {
   const { send, workspace } = opts;
   let text = new RedactingStream(opts.secrets);
@@ -49,6 +46,15 @@ export function acpEvents(opts: AcpEventsOptions): AgentEvents {
     requestStart: () => (text = new RedactingStream(opts.secrets)),
     text: (delta) => say(text.push(delta)),
     responseEnd: () => say(text.flush()),
+    plan: (items) =>
+      send({
+        sessionUpdate: "plan",
+        entries: items.map((i) => ({
+          content: escapeControls(i.content),
+          priority: "medium",
+          status: i.status,
+        })),
+      }),
     toolStart: (call: ToolCall) => {
       const args = argsOf(call.arguments);
       send({

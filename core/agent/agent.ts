@@ -15,6 +15,7 @@ import {
 } from "../provider/mod.ts";
 import type { Session } from "../session/mod.ts";
 import type {
+  BackgroundShells,
   CommandRunner,
   CommandSandbox,
   FileAccess,
@@ -47,8 +48,32 @@ export interface AgentEvents extends ToolEvents {
   retry?(info: RetryInfo): void;
   /** A compaction starts (`summary` absent) or ends; tokens are estimates of the whole prompt. */
   compaction?(info: CompactionInfo): void;
+  /**
+   * navi waits for the user: an approval question is asked, or a turn ended (the conversation waits for the
+   * next message; a front that ends with its turn, like -p, may ignore it). Terminal notices and the
+   * `Notification` hook attach here.
+   */
+  waitingForUser?(wait: UserWait): void;
 }
 
+/** Why navi waits for the user. */
+export type UserWait =
+  | {
+    /** An approval question is on its way to the user. */
+    reason: "approval";
+    /** The tool the question is about. */
+    tool: string;
+    /** Its arguments on one line (secrets redacted). */
+    summary: string;
+  }
+  | {
+    /** A turn ended: an answer, an error, the step limit or an interruption. */
+    reason: "turn_end";
+    /** How long the turn took, in milliseconds. */
+    ms: number;
+    /** Whether it was interrupted. */
+    aborted: boolean;
+  };
 /** What `responseEnd` hears about one model response. */
 export interface ResponseInfo {
   /** The response's text. */
@@ -113,6 +138,8 @@ export interface AgentOptions {
   childEnv?: () => Record<string, string>;
   /** The OS sandbox child processes of tools (bash) run in. */
   sandbox?: CommandSandbox;
+  /** The session's background shells (bash `run_in_background`, bash_output, kill_shell). */
+  shells?: BackgroundShells;
   /** Applied to tool results before they reach the model and the session file (removes known secrets). */
   redact?: (text: string) => string;
   /** Progress callbacks for the user interface. */
@@ -185,10 +212,18 @@ export class Agent {
       aborted: false,
       stoppedAtLimit: false,
     };
+    const now = this.#opts.now ?? Date.now;
+    const started = now();
     try {
       return await this.#turn(prompt, { signal, result });
     } finally {
       this.session.recordUsage(this.#opts.model?.() ?? "unknown", result.usage);
+      const ms = Math.round(now() - started);
+      this.#opts.events?.waitingForUser?.({
+        reason: "turn_end",
+        ms,
+        aborted: result.aborted || signal.aborted,
+      });
     }
   }
 

@@ -11,6 +11,7 @@ export {
   type ResponseInfo,
   type TurnResult,
   type UserContent,
+  type UserWait,
 } from "./agent.ts";
 export { CUT_MARKERS, type CutReason, ResponseAssembler } from "./stream.ts";
 export { fileEffect, ToolCallRunner, type ToolCallRunnerOptions, type ToolEvents } from "./tool_calls.ts";

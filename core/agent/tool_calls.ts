@@ -1,12 +1,15 @@
 import type { RoutedCall } from "../toollist/mod.ts";
 import type { ApprovalPolicy, Decision } from "../approval/mod.ts";
 import {
+  type BackgroundShells,
   type CommandRunner,
   type CommandSandbox,
   errorMessage,
   type FileAccess,
   parseArguments,
   type SkillLoader,
+  type TodoBoard,
+  type TodoItem,
   toModelContent,
   type ToolContext,
   type ToolPreview,
@@ -37,6 +40,11 @@ export interface ToolEvents {
    * `content`.
    */
   toolEnd?(call: ToolCall, outcome: { result: ToolResult; ms: number; content?: string }): void;
+  /**
+   * The plan changed: the session's whole todo list as the model just wrote it (todo_write). Fronts show it
+   * (the REPL's checklist, ACP `plan` updates, a stream-json `plan` event).
+   */
+  plan?(items: readonly TodoItem[]): void;
 }
 
 /** What running one batch of tool calls needs. */
@@ -59,6 +67,8 @@ export interface ToolCallRunnerOptions {
   sandbox?: CommandSandbox;
   /** Applied to tool results before they reach the model and the session file (removes known secrets). */
   redact?: (text: string) => string;
+  /** The session's background shells, handed to tools (bash, bash_output, kill_shell). */
+  shells?: BackgroundShells;
   /** Progress callbacks for the user interface. */
   events?: ToolEvents;
   /** Where file tools read and write (default: the local file system). */
@@ -83,6 +93,17 @@ export function fileEffect(tool: Tool, args: Record<string, unknown>): FileEffec
   const named = tool.writes?.(args);
   if (named) return { files: named };
   return tool.approval === "read_only" ? undefined : "any";
+}
+
+/** The session's todo list for tools: kept in the session, each write announced as a `plan` event. */
+function todoBoard(session: Session, events: ToolEvents | undefined): TodoBoard {
+  return {
+    items: () => session.todos,
+    write: (items) => {
+      session.recordTodos(items);
+      events?.plan?.(session.todos);
+    },
+  };
 }
 
 /** Runs the tool calls of one model response: approval, audit, concurrency, results back in call order. */
@@ -228,7 +249,13 @@ export class ToolCallRunner {
       onProgress: events?.toolProgress ? (p) => events.toolProgress!(call, p) : undefined,
       childEnv: this.#opts.childEnv,
       sandbox: this.#opts.sandbox,
-      readable: [this.#opts.session.outputDir, ...(this.#opts.readable?.() ?? [])],
+      readable: [
+        this.#opts.session.outputDir,
+        this.#opts.session.shellDir,
+        ...(this.#opts.readable?.() ?? []),
+      ],
+      shells: this.#opts.shells,
+      todos: todoBoard(this.#opts.session, events),
       ...(this.#opts.skills ? { skills: this.#opts.skills } : {}),
       ...(this.#opts.files ? { files: this.#opts.files } : {}),
       ...(this.#opts.commandRunner ? { commandRunner: this.#opts.commandRunner } : {}),

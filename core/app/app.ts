@@ -130,22 +130,24 @@ export class NaviApp {
     } catch { /* a log line must never break navi */ }
   }
 
-  /** Run (and await) `fn` at `close` (conversations release their sessions this way). */
+  /** Run (and await) `fn` at `close` (conversations stop their shells and release their sessions this way). */
   onClose(fn: () => void | Promise<void>): void {
     this.#closers.push(fn);
   }
 
   /**
-   * End plugin workers, close MCP connections (ends stdio server processes) and release open sessions. The
-   * CLI program calls this once, at exit.
+   * End plugin workers, stop background shells, close MCP connections (ends stdio server processes) and
+   * release open sessions. The CLI program calls this once, at exit.
    */
   async close(): Promise<void> {
     await this.plugins.close();
-    for (const fn of this.#closers.splice(0)) {
-      try {
-        await fn();
-      } catch { /* closing one thing must not keep the others open */ }
-    }
+    await Promise.all(
+      this.#closers.splice(0).map(async (fn) => {
+        try {
+          await fn();
+        } catch { /* closing one thing must not keep the others open */ }
+      }),
+    );
     await this.mcp.close();
   }
 }

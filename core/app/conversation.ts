@@ -29,6 +29,7 @@ import {
   Session,
   SessionError,
 } from "../session/mod.ts";
+import { ShellManager } from "../shells/mod.ts";
 import { deferralSettings, ToolList } from "../toollist/mod.ts";
 import { displayPath } from "../workspace/mod.ts";
 import type { NaviApp } from "./app.ts";
@@ -85,7 +86,12 @@ export interface Conversation {
    * the agent sends changes at once; deferred tool changes are folded at the next request.
    */
   rewind(req: RewindChoice): Promise<RewindResult>;
-  /** Release the session (its lock) and stop the checkpoint recorder; also done by `app.close()`. */
+  /** The session's background shells (`/shells`, the status line). */
+  shells: ShellManager;
+  /**
+   * Stop the checkpoint recorder and the session's background shells, end its network namespace and release
+   * the session (its lock); also done by `app.close()`. Safe to call twice.
+   */
   close(): Promise<void>;
   /** Whether this conversation continues a saved session. */
   resumed: boolean;
@@ -106,11 +112,17 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     mode: opts.approval ?? app.config.approval?.mode ?? "ask",
     allow: app.config.approval?.allow,
     deny: app.config.approval?.deny,
-    ask: opts.ask && ((q) => opts.ask!({ ...q, summary: app.secrets.redact(q.summary) })),
+    ask: askAnnounced(app, opts),
     sandboxAllows: (tool) => tool === "bash" ? app.sandbox.autoAllows() : Promise.resolve(false),
   });
   const { session, loaded, warnings } = openSession(app, { ...opts, llm, now });
-  const ckpt = checkpointing(app, { session, notice: (line) => opts.events?.notice?.(line) });
+  const processes = sessionProcesses(app, session);
+  const { sandbox, shells } = processes;
+  const ckpt = checkpointing(app, {
+    session,
+    notice: (line) => opts.events?.notice?.(line),
+    then: processes.close,
+  });
   app.onClose(ckpt.close);
   const last = loaded?.requests.at(-1);
   const tools = new ToolList(app.registry, {
@@ -148,7 +160,8 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     workspace: app.workspace,
     maxSteps: app.config.max_steps,
     childEnv: () => app.childEnv(),
-    sandbox: app.sandbox,
+    sandbox,
+    shells,
     redact: (text) => app.secrets.redact(text),
     events: opts.events,
     ...(opts.files ? { files: opts.files } : {}),
@@ -161,13 +174,64 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     now,
     checkpoints: ckpt.recorder,
   });
-  const base = { agent, llm, policy, tools, warnings, close: ckpt.close, resumed: loaded !== undefined };
+  const base = {
+    agent,
+    llm,
+    policy,
+    tools,
+    warnings,
+    shells,
+    close: ckpt.close,
+    resumed: loaded !== undefined,
+  };
   const rewind = (req: RewindChoice) => ckpt.rewind(req, () => tools.deferral.coldPoint());
   return { ...base, workspace: app.workspace, checkpoints: ckpt.store, rewind };
 }
 
-/** The session's checkpoint recorder (unless `checkpoints.enabled` is false), its store, and how to close both. */
-function checkpointing(app: NaviApp, opts: { session: Session; notice?: (line: string) => void }) {
+/** The user's `ask`, its question redacted and announced first as a wait for the user (`waitingForUser`). */
+function askAnnounced(app: NaviApp, opts: ConversationOptions): AskUser | undefined {
+  const ask = opts.ask;
+  if (!ask) return undefined;
+  return (q) => {
+    const summary = app.secrets.redact(q.summary);
+    opts.events?.waitingForUser?.({ reason: "approval", tool: q.tool, summary });
+    return ask({ ...q, summary });
+  };
+}
+
+/**
+ * What a session runs besides its turns: its sandbox (one network namespace) and its background shells, and
+ * the one `close` that stops them and then releases the session.
+ */
+function sessionProcesses(app: NaviApp, session: Session) {
+  const sandbox = app.sandbox.session();
+  const shells = new ShellManager({
+    home: app.home,
+    session: session.meta.id,
+    dir: session.shellDir,
+    redactor: app.secrets,
+  });
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    closing ??= (async () => {
+      try {
+        await shells.close();
+        await sandbox.close();
+      } finally {
+        session.close();
+      }
+    })();
+  return { sandbox, shells, close };
+}
+
+/**
+ * The session's checkpoint recorder (unless `checkpoints.enabled` is false), its store, its rewind, and the one
+ * `close`: the recorder first, then `then` (the session's processes and the session).
+ */
+function checkpointing(
+  app: NaviApp,
+  opts: { session: Session; notice?: (line: string) => void; then: () => Promise<void> },
+) {
   const { session } = opts;
   const recorder = app.config.checkpoints?.enabled === false ? undefined : new Checkpoints({
     home: app.home,
@@ -180,8 +244,11 @@ function checkpointing(app: NaviApp, opts: { session: Session; notice?: (line: s
   let closing: Promise<void> | undefined;
   const close = () =>
     closing ??= (async () => {
-      session.close();
-      await recorder?.close();
+      try {
+        await recorder?.close();
+      } finally {
+        await opts.then();
+      }
     })();
   const rewind = async (req: RewindChoice, coldPoint: () => void) => {
     const root = await Deno.realPath(app.workspace);

@@ -2,6 +2,7 @@
 import { type Config, loadConfig } from "../config/mod.ts";
 import type { EarlyServers, Elicit } from "../mcp/mod.ts";
 import type { Env } from "../output/mod.ts";
+import { cleanOrphans } from "../shells/mod.ts";
 import type { Tool } from "../tool/mod.ts";
 import { NaviApp } from "./app.ts";
 import { type AskTrust, loadProjectLayer, type RunnableContributor } from "./project_layer.ts";
@@ -43,9 +44,18 @@ export interface BootOptions {
 
 /**
  * Read config.json and the project layer (its trust settled: a stored answer, else `askTrust`), build the app
- * with the merged config and load its plugins. Throws ConfigError for an invalid config.json.
+ * with the merged config and load its plugins; first stop the background shells an earlier navi left running
+ * when it was killed (see `cleanOrphans`). Throws ConfigError for an invalid config.json.
  */
 export async function bootApp(opts: BootOptions): Promise<NaviApp> {
+  for (const o of await cleanOrphans(opts.home)) {
+    const { command, owner } = o.record;
+    const what = command.length > 60 ? `${command.slice(0, 59)}…` : command;
+    opts.report?.({
+      kind: "info",
+      text: `stopped a background shell an earlier navi (pid ${owner.pid}) left running: ${what}`,
+    });
+  }
   let app: NaviApp;
   try {
     const user = opts.config ?? await loadConfig(opts.home);

@@ -69,6 +69,8 @@ export interface PrinterOptions {
   columns?: () => number;
   /** A renderer for each answer (markdown on a colour terminal in the REPL); undefined: raw text. */
   markdown?: (write: (text: string) => void) => StreamRenderer | undefined;
+  /** More for the status line while it shows (e.g. how many background shells run). */
+  statusExtra?: () => string | undefined;
 }
 
 /** Renders one streamed answer (see MarkdownStream). */
@@ -130,6 +132,12 @@ class TerminalPrinter {
   }
 
   #statusText(): string | undefined {
+    const text = this.#activityText();
+    const extra = text && this.#opts.statusExtra?.();
+    return extra ? `${text} · ${extra}` : text;
+  }
+
+  #activityText(): string | undefined {
     const now = Date.now();
     if (this.#thinkingSince !== undefined) {
       const s = Math.floor((now - this.#thinkingSince) / 1000);
@@ -162,6 +170,13 @@ class TerminalPrinter {
   #wrap(text: string, first: string, rest: string): string {
     const columns = this.#opts.columns?.();
     return columns ? wrapLine(text, { columns, first, rest }) : first + text;
+  }
+
+  /** A block of navi's own lines (already escaped and styled), on lines of its own. */
+  block(text: string): void {
+    this.#ensureNewline();
+    this.#open = undefined;
+    this.write(text.endsWith("\n") ? text : text + "\n");
   }
 
   notice(text: string): void {
@@ -314,9 +329,16 @@ class TerminalPrinter {
  */
 export function terminalEvents(
   opts: PrinterOptions,
-): AgentEvents & { stopSpinner(): void; resumeSpinner(): void; reasoningDisplay: ReasoningDisplay } {
+): AgentEvents & {
+  stopSpinner(): void;
+  resumeSpinner(): void;
+  block(text: string): void;
+  reasoningDisplay: ReasoningDisplay;
+} {
   const p = new TerminalPrinter(opts);
   return {
+    /** Print navi's own lines (a checklist) between the activity lines. */
+    block: (text) => p.block(text),
     /** How reasoning is shown (`/reasoning on|off`). */
     reasoningDisplay: p.reasoningDisplay,
     reasoning: (delta) => p.reasoning(delta),

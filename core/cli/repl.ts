@@ -15,16 +15,20 @@ import {
   SessionError,
   startConversation,
   type StartupLine,
+  type TodoItem,
 } from "../mod.ts";
 import { askApproval } from "./approval_prompt.ts";
 import { promptSlashCommands, replacePromptRows } from "./commands/mcp_prompts.ts";
 import { extensionRows } from "./commands/extensions.ts";
 import { pickSession, resumeSummary } from "./commands/resume.ts";
 import { turnUsageLine } from "./commands/usage.ts";
+import { runningShells, runningShellsLine } from "./commands/shells.ts";
+import { todoChecklist, withPlanChecklist } from "./commands/todo.ts";
 import { elicitByQuestions } from "./elicit_form.ts";
 import { banner } from "./first_run.ts";
 import { LazyMarkdown } from "./markdown_loader.ts";
 import { History } from "./history.ts";
+import { terminalNotifier } from "./notify.ts";
 import { errorLine, terminalEvents } from "./printer.ts";
 import { escapeControls, type Sink, streamSink } from "../output/mod.ts";
 import { replCompleter } from "./repl_complete.ts";
@@ -89,7 +93,7 @@ class Repl {
     this.#style = parts.style;
     this.#out = streamSink(Deno.stdout, app.secrets);
     const term = parts.io.term;
-    this.#events = terminalEvents({
+    const printer = terminalEvents({
       mode: "repl",
       out: this.#out,
       err: streamSink(Deno.stderr, app.secrets),
@@ -105,6 +109,17 @@ class Repl {
             redact: (t) => app.secrets.redact(t),
           })
         : undefined,
+      statusExtra: () => runningShells(this.#convo?.shells.running() ?? 0),
+    });
+    const render = (items: readonly TodoItem[]) =>
+      todoChecklist(items, { style: parts.style, width: term?.columns() });
+    this.#events = Object.assign(withPlanChecklist(printer, render), {
+      waitingForUser: terminalNotifier({
+        sink: this.#out,
+        settings: app.config.notify,
+        env: app.env,
+        terminal: parts.io.interactive && Deno.stdout.isTerminal(),
+      }),
     });
     const taken = replCommands(this.#opts.commands).map((c) => c.name);
     const ext = extensionRows(app.extensions, taken);
@@ -150,7 +165,9 @@ class Repl {
     const term = this.#io.term;
     const render = term &&
       ((text: string) => this.#markdown.render(text, { style: this.#style, columns: term.columns() - 2 }));
-    this.#out.write(resumeSummary(this.#convo.agent.session, { style: this.#style, render }) + "\n");
+    const session = this.#convo.agent.session;
+    this.#out.write(resumeSummary(session, { style: this.#style, render }) + "\n");
+    if (session.todos.length) this.#out.write(todoChecklist(session.todos, { style: this.#style }) + "\n");
   }
 
   /** A start-up line: yellow when it is a warning; above the prompt while a step runs. */
@@ -326,6 +343,8 @@ class Repl {
           "\n",
       );
     }
+    const shells = runningShellsLine(this.#convo.shells.running());
+    if (shells) this.#out.write(style.dim(shells) + "\n");
   }
 
   #context(elicit: Elicit | undefined): SlashContext {

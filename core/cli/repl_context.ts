@@ -18,6 +18,8 @@ import { pluginSlashCommands } from "./commands/plugins.ts";
 import { effortSlashCommand, reasoningSlashCommand } from "./commands/reasoning.ts";
 import { resumeSlashCommand } from "./commands/resume.ts";
 import { forkSlashCommand, rewindSlashCommand } from "./commands/rewind.ts";
+import { shellsSlashCommand } from "./commands/shells.ts";
+import { todoSlashCommand } from "./commands/todo.ts";
 import { skillsSlashCommand } from "./commands/extensions.ts";
 import { usageSlashCommand } from "./commands/usage.ts";
 import type { Sink } from "../output/mod.ts";
@@ -137,6 +139,8 @@ export function replCommands(extra: SlashCommand[] = []): SlashCommand[] {
     resumeSlashCommand(),
     rewindSlashCommand(),
     forkSlashCommand(),
+    shellsSlashCommand(),
+    todoSlashCommand(),
     ...pluginSlashCommands(),
     ...mcpSlashCommands(),
     skillsSlashCommand(),

@@ -6,6 +6,7 @@ import {
   type Config,
   DEFER_MODES,
   type McpServerConfig,
+  type NotifySettings,
   type PermissionSettings,
   type PluginSettings,
   type ProviderSettings,
@@ -133,6 +134,10 @@ const CheckpointsSchema = z.strictObject({
   max_files: z.number().int().positive().optional(),
 });
 
+const NotifySchema = z.strictObject({
+  after_s: z.number().nonnegative().optional(),
+});
+
 const RetrySchema = z.strictObject({
   max_retries: z.number().int().min(0).optional(),
   max_wait_s: z.number().min(0).optional(),
@@ -172,6 +177,8 @@ const ConfigSchema = z.strictObject({
       reasoning_effort: z.enum(REASONING_EFFORTS).optional(),
     }),
   ).optional(),
+  notify: z.union([z.boolean(), NotifySchema], { error: 'must be true, false or { "after_s": seconds }' })
+    .optional(),
   compat: CompatSchema.optional(),
 }).superRefine((cfg, ctx) => {
   for (const name of Object.keys(cfg.mcp_servers ?? {})) {
@@ -194,6 +201,7 @@ const _serverMatches: Same<z.output<typeof McpServerSchema>, McpServerConfig> = 
 const _sandboxMatches: Same<z.output<typeof SandboxSchema>, SandboxSettings> = true;
 const _checkpointsMatch: Same<z.output<typeof CheckpointsSchema>, CheckpointSettings> = true;
 const _toolsMatch: Same<z.output<typeof ToolsSchema>, ToolSettings> = true;
+const _notifyMatches: Same<z.output<typeof NotifySchema>, NotifySettings> = true;
 const _pluginMatches: Same<z.output<typeof PluginSettingsSchema>, PluginSettings> = true;
 const _permissionsMatch: Same<z.output<typeof permissionsSchema>, PermissionSettings> = true;
 const _compatMatches: Same<z.output<typeof CompatSchema>, CompatSettings> = true;

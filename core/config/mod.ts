@@ -25,6 +25,7 @@ export {
   type McpServerConfig,
   type ModelPriceSettings,
   type ModelSettings,
+  type NotifySettings,
   type PermissionSettings,
   type PluginSettings,
   type ProviderSettings,

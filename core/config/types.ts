@@ -193,6 +193,12 @@ export interface PluginSettings {
   [key: string]: unknown;
 }
 
+/** The `notify` section: terminal notifications when navi waits for the user (`false` turns them off). */
+export interface NotifySettings {
+  /** A turn that ends after this many seconds or more asks for a notification (default 10). */
+  after_s?: number;
+}
+
 /**
  * The `compat` section: which other agents' folders navi reads besides its own `.navi/` (both on by default).
  */
@@ -233,6 +239,11 @@ export interface Config {
   prices?: Record<string, ModelPriceSettings>;
   /** Context window and output limit per model name; compaction keeps each request within them. */
   models?: Record<string, ModelSettings>;
+  /**
+   * Terminal notifications (OSC 9 / OSC 777) when a long turn ends or an approval waits; `false` turns them
+   * off (default on, after 10 s).
+   */
+  notify?: boolean | NotifySettings;
   /** Which other agents' folders are read (`.claude/`, `.agents/`, `.mcp.json`). */
   compat?: CompatSettings;
 }

@@ -3,6 +3,11 @@
  * neutralised, and the sinks every byte for a terminal or a pipe passes.
  * @module
  */
-export { escapeControls, terminalSafe } from "./neutralise.ts";
+export {
+  escapeControls,
+  type NotificationProtocol,
+  notificationSequence,
+  terminalSafe,
+} from "./neutralise.ts";
 export { type Env, ENV_REF, RedactingStream, type Redactor, resolveEnvRef, Secrets } from "./secrets.ts";
 export { type Sink, streamSink } from "./sink.ts";

@@ -70,3 +70,29 @@ export function terminalSafe(text: string, opts: { drawing?: boolean } = {}): st
       : visible(m)),
   );
 }
+
+/**
+ * How a terminal is asked to show a desktop notification: OSC 9 (iTerm2, WezTerm, Ghostty), OSC 777 (VTE
+ * terminals, urxvt, foot) or OSC 99 (kitty).
+ */
+export type NotificationProtocol = "osc9" | "osc777" | "osc99";
+
+/**
+ * navi's own notification as an escape sequence: OSC 9 (`ESC ] 9 ; text BEL`), OSC 777 (`ESC ] 777 ;
+ * notify ; navi ; text BEL`) or OSC 99 (`ESC ] 99 ; ; text ESC \`), wrapped for tmux's passthrough when
+ * `tmux`. The text loses every control character and is cut to 200 characters, so nothing in it can end the
+ * sequence early or start another.
+ */
+export function notificationSequence(
+  text: string,
+  opts: { protocol: NotificationProtocol; tmux?: boolean },
+): string {
+  // deno-lint-ignore no-control-regex -- removing control characters is the point
+  const clean = text.replace(/[\x00-\x1f\x7f-\x9f]+/g, " ").trim().slice(0, 200);
+  const osc = opts.protocol === "osc777"
+    ? `\x1b]777;notify;navi;${clean}\x07`
+    : opts.protocol === "osc99"
+    ? `\x1b]99;;${clean}\x1b\\`
+    : `\x1b]9;${clean}\x07`;
+  return opts.tmux ? `\x1bPtmux;${osc.replaceAll("\x1b", "\x1b\x1b")}\x1b\\` : osc;
+}

@@ -17,6 +17,11 @@ export interface ConfinePlan {
   readOnly: string[];
   /** Whether the command may use the network (and Unix sockets). */
   network: boolean;
+  /**
+   * Without network: the command already runs in its session's network namespace (nsenter), so bubblewrap
+   * makes none of its own; otherwise each command gets one.
+   */
+  sharedNet?: boolean;
 }
 
 const depth = (path: string) => path.split("/").filter(Boolean).length;
@@ -24,8 +29,8 @@ const depth = (path: string) => path.split("/").filter(Boolean).length;
 /**
  * bubblewrap's arguments for `argv` under `plan`: a read-only root, a private /tmp, the writable paths, a new
  * PID, IPC and UTS namespace, no capabilities (a root user keeps all of them otherwise and could unmount the
- * read-only binds), /proc/sys read-only, and without network a network namespace of its own plus the seccomp
- * filter read from `seccompFd`.
+ * read-only binds), /proc/sys read-only, and without network a network namespace of its own (unless it joined
+ * its session's, `sharedNet`) plus the seccomp filter read from `seccompFd`.
  */
 export function bwrapArgs(plan: ConfinePlan, argv: string[], opts: { seccompFd?: number } = {}): string[] {
   const mounts: { depth: number; args: string[] }[] = [];
@@ -43,7 +48,7 @@ export function bwrapArgs(plan: ConfinePlan, argv: string[], opts: { seccompFd?:
     "--unshare-pid",
     "--unshare-ipc",
     "--unshare-uts",
-    ...(plan.network ? [] : ["--unshare-net"]),
+    ...(plan.network || plan.sharedNet ? [] : ["--unshare-net"]),
     "--ro-bind",
     "/",
     "/",

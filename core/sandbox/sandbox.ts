@@ -8,6 +8,7 @@ import { cacheKey, cachePath, readCache, writeCache } from "./cache.ts";
 import { guardGit } from "./git_guard.ts";
 import { seatbeltCommand } from "./macos.ts";
 import { NetworkCommands } from "./network.ts";
+import { SessionNetwork } from "./netns.ts";
 import { seccompFilter } from "./seccomp.ts";
 import { runSelfTest, type SelfTestCheck } from "./self_test.ts";
 
@@ -89,8 +90,33 @@ export class Sandbox implements CommandSandbox {
     return undefined;
   }
 
-  /** Wrap `argv` for the sandbox; refused with one line when the sandbox is required but does not work. */
-  async wrap(argv: string[], opts: { command: string; cwd: string }): Promise<SandboxedCommand> {
+  /**
+   * The sandbox of one session: its commands share one network namespace (loopback between them works, no
+   * outside network unless allowed). `close` ends it with the session.
+   */
+  session(): SessionSandbox {
+    return new SessionSandbox(this);
+  }
+
+  /** The session network for bubblewrap (undefined elsewhere): started with its first command. */
+  async network(): Promise<SessionNetwork | undefined> {
+    const status = await this.status();
+    if (status.backend !== "bubblewrap" || !status.binary) return undefined;
+    return new SessionNetwork({
+      bwrap: status.binary,
+      nsenter: findExecutable("nsenter", this.#opts.env.get("PATH")),
+      env: { PATH: this.#opts.env.get("PATH") ?? "/usr/bin:/bin" },
+    });
+  }
+
+  /**
+   * Wrap `argv` for the sandbox; refused with one line when the sandbox is required but does not work. With
+   * `net` (the session's network) a command without network joins it; without, it gets a namespace of its own.
+   */
+  async wrap(
+    argv: string[],
+    opts: { command: string; cwd: string; net?: SessionNetwork },
+  ): Promise<SandboxedCommand> {
     const status = await this.status();
     if (status.state === "off") return { ok: true, argv, done: () => Promise.resolve("") };
     if (status.state !== "enforced") return { ok: false, error: this.#refusal(status) };
@@ -99,6 +125,8 @@ export class Sandbox implements CommandSandbox {
     if (guard.error) return { ok: false, error: `bash cannot run: ${guard.error}` };
     const network = this.#opts.settings?.network === true || this.#network.allow(opts.command);
     const paths = await this.paths();
+    const entry = !network && opts.net ? await opts.net.enter() : undefined;
+    const joined = entry && "prefix" in entry ? entry.prefix : undefined;
     const plan: ConfinePlan = {
       workspace,
       cwd: opts.cwd,
@@ -107,8 +135,20 @@ export class Sandbox implements CommandSandbox {
       pin: guard.pin,
       readOnly: guard.readOnly,
       network,
+      ...(joined ? { sharedNet: true } : {}),
     };
-    return { ok: true, argv: await this.#confine(status, plan, argv), done: guard.after };
+    const confined = await this.#confine(status, plan, argv);
+    return {
+      ok: true,
+      argv: joined ? [...joined, ...confined] : confined,
+      done: guard.after,
+      ...(entry && "error" in entry
+        ? {
+          note:
+            `navi: this command has a network of its own (${entry.error}): loopback to the session's other commands does not reach them`,
+        }
+        : {}),
+    };
   }
 
   /** The extra writable directories that exist (`missing` lists the others) and the hidden ones. */
@@ -186,20 +226,46 @@ export class Sandbox implements CommandSandbox {
     const started = performance.now();
     let checks: SelfTestCheck[];
     try {
-      checks = await runSelfTest((plan, argv) => this.#confine(found, plan, argv), {
-        outside: probeDirectory(this.#opts.env.get("HOME")),
-        env: { PATH: this.#opts.env.get("PATH") ?? "/usr/bin:/bin" },
-      });
+      checks = await this.#selfTest(found);
     } catch (err) {
       return unavailable(`the self-test could not run: ${(err as Error).message}`, found);
     }
     const ms = Math.round(performance.now() - started);
-    const failed = checks.find((c) => !c.ok);
+    const failed = checks.find((c) => !c.ok && !c.optional);
     if (failed) {
       return unavailable(`self-test: ${failed.name}: no (${failed.detail})`, { ...found, checks, ms });
     }
     if (key) await writeCache(file, { key, result: { version, checks, ms } });
     return enforced(version, { checks, ms });
+  }
+
+  /** The self-test, its commands in one test session's network namespace (bubblewrap) as bash's are. */
+  async #selfTest(found: Pick<SandboxStatus, "backend" | "binary">): Promise<SelfTestCheck[]> {
+    const path = this.#opts.env.get("PATH") ?? "/usr/bin:/bin";
+    const net = found.backend === "bubblewrap"
+      ? new SessionNetwork({
+        bwrap: found.binary!,
+        nsenter: findExecutable("nsenter", path),
+        env: { PATH: path },
+      })
+      : undefined;
+    try {
+      const entry = await net?.enter();
+      const prefix = entry && "prefix" in entry ? entry.prefix : undefined;
+      return await runSelfTest(
+        async (plan, argv) => {
+          const confined = await this.#confine(found, { ...plan, sharedNet: prefix !== undefined }, argv);
+          return prefix ? [...prefix, ...confined] : confined;
+        },
+        {
+          outside: probeDirectory(this.#opts.env.get("HOME")),
+          env: { PATH: path },
+          ...(entry ? { shared: "prefix" in entry ? true as const : entry.error } : {}),
+        },
+      );
+    } finally {
+      await net?.close();
+    }
   }
 
   async #version(binary: string, name: string): Promise<string> {
@@ -246,4 +312,33 @@ export class Sandbox implements CommandSandbox {
  */
 export function probeDirectory(home: string | undefined): string {
   return home && !isInside("/tmp", resolve(home)) ? home : "/var/tmp";
+}
+
+/**
+ * The sandbox as one session's commands see it: every command without network joins the session's network
+ * namespace, so a server started in the background answers the next command over loopback. Closed with the
+ * session.
+ */
+export class SessionSandbox implements CommandSandbox {
+  #sandbox: Sandbox;
+  #net?: Promise<SessionNetwork | undefined>;
+  #closed = false;
+
+  /** Commands are wrapped by `sandbox`; the network starts with the first command that needs it. */
+  constructor(sandbox: Sandbox) {
+    this.#sandbox = sandbox;
+  }
+
+  /** Wrap `argv` like `Sandbox.wrap`, in the session's network namespace. */
+  async wrap(argv: string[], opts: { command: string; cwd: string }): Promise<SandboxedCommand> {
+    if (this.#closed) return { ok: false, error: "the session has ended" };
+    const net = await (this.#net ??= this.#sandbox.network().catch(() => undefined));
+    return this.#sandbox.wrap(argv, { ...opts, net });
+  }
+
+  /** End the session's network namespace. Safe to call twice. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await (await this.#net)?.close();
+  }
 }

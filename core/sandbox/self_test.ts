@@ -11,6 +11,8 @@ export interface SelfTestCheck {
   ok: boolean;
   /** What the command said (its error when it was stopped), or why the check was skipped. */
   detail: string;
+  /** A failure costs a feature, not safety: the sandbox stays enforced (the session's shared network). */
+  optional?: boolean;
 }
 
 const SCRIPT = String.raw`
@@ -24,6 +26,7 @@ if command -v perl >/dev/null; then
 else printf 'unix\tskip\t0\tperl not found\n'; fi
 if [ -e /proc/self/ns/pid ]; then check 0 pidns readlink /proc/self/ns/pid
 else printf 'pidns\tskip\t0\tno /proc on this system\n'; fi
+printf 'netns\t0\t0\t%s\n' "$(readlink /proc/self/ns/net 2>/dev/null)"
 `;
 
 const NAMES: Record<string, string> = {
@@ -33,6 +36,7 @@ const NAMES: Record<string, string> = {
   tcp: "TCP connect to 127.0.0.1 outside the sandbox fails",
   unix: "Unix socket connect fails",
   pidns: "navi's process is invisible (own PID namespace)",
+  netns: "the commands of one session share a private network (loopback between them works)",
 };
 
 async function accepting(listener: Deno.Listener): Promise<number> {
@@ -51,6 +55,7 @@ function parse(stdout: string, ownPidNs: string): SelfTestCheck[] {
   for (const line of stdout.split("\n")) {
     const [key, want, rc, detail = ""] = line.split("\t");
     if (!NAMES[key]) continue;
+    if (key === "netns") continue;
     if (want === "skip") {
       checks.push({ name: NAMES[key], ok: true, detail: `skipped: ${detail}` });
     } else if (key === "pidns") {
@@ -63,13 +68,38 @@ function parse(stdout: string, ownPidNs: string): SelfTestCheck[] {
   return checks;
 }
 
+/** The network namespace a line of the script's output names (the `netns` line). */
+function netnsOf(stdout: string): string {
+  return stdout.split("\n").find((l) => l.startsWith("netns\t"))?.split("\t")[3] ?? "";
+}
+
+/**
+ * Whether a second command of the session lands in the first one's network namespace, which is not navi's.
+ * `shared` is true when commands join the session's namespace, else why they cannot.
+ */
+async function sharedNetCheck(
+  run: (argv: string[]) => Promise<string>,
+  first: string,
+  shared: true | string,
+): Promise<SelfTestCheck> {
+  const check = (ok: boolean, detail: string) => ({ name: NAMES.netns, ok, detail, optional: true });
+  if (shared !== true) return check(false, `${shared}: each command has a loopback of its own`);
+  const second = (await run(["readlink", "/proc/self/ns/net"])).trim();
+  const own = await Deno.readLink("/proc/self/ns/net").catch(() => "");
+  if (!first || first === own) {
+    return check(false, `the first command ran in navi's network (${first || "?"})`);
+  }
+  return check(second === first, second === first ? `both in ${first}` : `${first}, then ${second || "?"}`);
+}
+
 /**
  * Run the self-test through `wrap` (which turns a plan and an argv into the confined argv) in a temporary
- * workspace; a write to `outside` (a directory outside it, e.g. $HOME) must not land.
+ * workspace; a write to `outside` (a directory outside it, e.g. $HOME) must not land. With `shared` (true,
+ * or why not) the commands join one session's network namespace and a second command checks it.
  */
 export async function runSelfTest(
   wrap: (plan: ConfinePlan, argv: string[]) => Promise<string[]>,
-  opts: { outside?: string; env: Record<string, string> },
+  opts: { outside?: string; env: Record<string, string>; shared?: true | string },
 ): Promise<SelfTestCheck[]> {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "navi-sandbox-test-" }));
   const ws = join(root, "ws");
@@ -90,21 +120,25 @@ export async function runSelfTest(
       readOnly: guard.readOnly,
       network: false,
     };
-    const [cmd, ...args] = await wrap(plan, ["bash", "-c", SCRIPT]);
-    const out = await new Deno.Command(cmd, {
-      args,
-      cwd: ws,
-      clearEnv: true,
-      env: {
-        ...opts.env,
-        NAVI_PROBE_OUTSIDE: probe,
-        NAVI_PROBE_PORT: String((tcp.addr as Deno.NetAddr).port),
-        NAVI_PROBE_SOCKET: join(root, "probe.sock"),
-      },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
+    const env = {
+      ...opts.env,
+      NAVI_PROBE_OUTSIDE: probe,
+      NAVI_PROBE_PORT: String((tcp.addr as Deno.NetAddr).port),
+      NAVI_PROBE_SOCKET: join(root, "probe.sock"),
+    };
+    const spawn = async (argv: string[]) => {
+      const [cmd, ...args] = await wrap(plan, argv);
+      return await new Deno.Command(cmd, {
+        args,
+        cwd: ws,
+        clearEnv: true,
+        env,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+    };
+    const out = await spawn(["bash", "-c", SCRIPT]);
     const stdout = new TextDecoder().decode(out.stdout);
     const ownPidNs = await Deno.readLink("/proc/self/ns/pid").catch(() => "");
     const checks = parse(stdout, ownPidNs);
@@ -118,6 +152,10 @@ export async function runSelfTest(
       for (const c of checks) {
         if (c.name === NAMES.outside) Object.assign(c, { ok: false, detail: "the file landed" });
       }
+    }
+    if (opts.shared !== undefined) {
+      const run = async (argv: string[]) => new TextDecoder().decode((await spawn(argv)).stdout);
+      checks.push(await sharedNetCheck(run, netnsOf(stdout), opts.shared));
     }
     tcp.close();
     unix.close();

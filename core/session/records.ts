@@ -1,5 +1,5 @@
 // The records of a session file (one JSON object per line) and how a file is read back.
-import type { OpenAITool } from "../tool/mod.ts";
+import type { OpenAITool, TodoItem } from "../tool/mod.ts";
 import type { Message, Usage } from "../provider/mod.ts";
 
 /** The metadata record that opens every session file. */
@@ -89,7 +89,8 @@ export type SessionRecord =
   | ({ type: "audit"; at: string } & AuditRecord)
   | ({ type: "usage"; model: string } & Usage)
   | ({ type: "rewrite" } & RewriteRecord)
-  | ({ type: "checkpoint" } & CheckpointRecord);
+  | ({ type: "checkpoint" } & CheckpointRecord)
+  | { type: "todos"; items: TodoItem[] };
 
 /**
  * The conversation was rewritten: from this record on it is `messages` (plus what follows). Written by

@@ -1,5 +1,5 @@
 import { dirname, join } from "node:path";
-import type { OpenAITool } from "../tool/mod.ts";
+import type { OpenAITool, TodoItem } from "../tool/mod.ts";
 import { acquireLock, type HeldLock, inUse } from "./lock.ts";
 import {
   type AuditRecord,
@@ -66,6 +66,15 @@ export function sessionInUse(home: string, id: string): boolean {
   return inUse(join(home, "sessions", `${id}.jsonl`));
 }
 
+/** The items of a `todos` record that have the right shape (a hand-edited file may hold anything). */
+function wellFormedTodos(items: unknown): TodoItem[] {
+  if (!Array.isArray(items)) return [];
+  return items.filter((i): i is TodoItem =>
+    !!i && typeof i === "object" && typeof i.content === "string" &&
+    ["pending", "in_progress", "completed"].includes(i.status)
+  ).map((i) => ({ content: i.content, status: i.status }));
+}
+
 /** A missing, unreadable or busy session. */
 export class SessionError extends Error {}
 
@@ -117,6 +126,7 @@ export class Session {
   readonly usage: Record<string, Usage> = {};
   /** The checkpoints taken so far (one before each user turn and each rewind), in order. */
   readonly checkpoints: CheckpointRecord[] = [];
+  #todos: TodoItem[] = [];
 
   private constructor(
     file: string,
@@ -271,6 +281,7 @@ export class Session {
       else if (r.type === "deferred") deferred = withoutType(r);
       else if (r.type === "usage") session.#addUsage(r.model, r);
       else if (r.type === "checkpoint") session.checkpoints.push(withoutType(r));
+      else if (r.type === "todos") session.#todos = wellFormedTodos(r.items);
     }
     const tornNote = torn
       ? " (the last line was cut off mid-write; new records start on a line of their own)"
@@ -360,6 +371,17 @@ export class Session {
     addUsage(this.usage[model] ??= emptyUsage(), usage);
   }
 
+  /** The todo list as last written (read back on resume). */
+  get todos(): readonly TodoItem[] {
+    return this.#todos;
+  }
+
+  /** Replace the todo list and record it. */
+  recordTodos(items: readonly TodoItem[]): void {
+    this.#todos = items.map((i) => ({ content: i.content, status: i.status }));
+    this.#write({ type: "todos", items: this.#todos });
+  }
+
   /** Record one tool call for audit. */
   audit(record: AuditRecord): void {
     this.#write({ type: "audit", at: new Date(this.#now()).toISOString(), ...record });
@@ -368,6 +390,11 @@ export class Session {
   /** The folder of this session's saved tool outputs (`sessions/<id>/outputs`). */
   get outputDir(): string {
     return join(this.file.replace(/\.jsonl$/, ""), "outputs");
+  }
+
+  /** The folder of this session's background shell logs (`sessions/<id>/shells`). */
+  get shellDir(): string {
+    return join(this.file.replace(/\.jsonl$/, ""), "shells");
   }
 
   /** Keep the whole text of a cut tool result (secrets redacted) as `<outputDir>/<name>.txt`; returns the path. */

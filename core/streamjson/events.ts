@@ -107,6 +107,7 @@ export class StreamJsonWriter {
       toolProgress: (call, p) => this.#progress(call, p),
       toolEnd: (call, outcome) => this.#toolEnd(call, outcome),
       notice: (text) => this.emit({ type: "navi_notice", text }),
+      plan: (items) => this.emit({ type: "navi_plan", items: items.map((i) => ({ ...i })) }),
       retry: (info) =>
         this.emit({
           type: "navi_retry",

@@ -17,6 +17,7 @@ export {
 export {
   APPROVAL_CLASSES,
   type ApprovalClass,
+  type BackgroundShells,
   type CommandOutcome,
   type CommandRun,
   type CommandRunner,
@@ -34,6 +35,16 @@ export {
   type ToolProgress,
   type ToolResult,
   type ToolSource,
+} from "./types.ts";
+export {
+  type ShellReport,
+  type ShellSpec,
+  type ShellStatus,
+  type ShellSummary,
+  TODO_STATUSES,
+  type TodoBoard,
+  type TodoItem,
+  type TodoStatus,
 } from "./types.ts";
 export type { ConfirmRequest, ParametersSchema, RawToolSpec, ToolSpec } from "./types.ts";
 export type { ToolOptions } from "./types.ts";

@@ -30,6 +30,8 @@ export interface SandboxedCommand {
   error?: string;
   /** Call once the process has exited: checks and repairs what a command may not leave behind; a note or "". */
   done?(): Promise<string>;
+  /** Something the command's output should mention (the session's shared network is unavailable). */
+  note?: string;
 }
 
 /** The OS sandbox as a tool sees it: wraps a process's argv so that it runs confined. */
@@ -119,8 +121,99 @@ export interface ToolContext {
   sandbox?: CommandSandbox;
   /** Directories outside the workspace that may be read without asking (saved outputs, skill folders). */
   readable?: string[];
+  /** The session's background shells (bash `run_in_background`, bash_output, kill_shell). */
+  shells?: BackgroundShells;
+  /** The session's todo list (todo_write). */
+  todos?: TodoBoard;
   /** The Agent Skills the conversation knows (the `skill` tool loads them). */
   skills?: SkillLoader;
+}
+
+/** Where a todo item stands. */
+export type TodoStatus = "pending" | "in_progress" | "completed";
+
+/** Every todo status, in the order work moves through them. */
+export const TODO_STATUSES: readonly TodoStatus[] = ["pending", "in_progress", "completed"];
+
+/** One item of the session's todo list (the model's plan). */
+export interface TodoItem {
+  /** What is to be done, in a few words. */
+  content: string;
+  /** Where it stands. */
+  status: TodoStatus;
+}
+
+/** The session's todo list as a tool sees it: replaced as a whole on each write. */
+export interface TodoBoard {
+  /** The list as last written (empty at first). */
+  items(): readonly TodoItem[];
+  /** Replace the whole list: recorded in the session and announced to the user interface. */
+  write(items: readonly TodoItem[]): void;
+}
+
+/** How a background shell stands. */
+export type ShellStatus = "running" | "exited" | "killed";
+
+/** A background shell and what it printed since it was last read. */
+export interface ShellReport {
+  /** The shell's id within its session (e.g. `shell_1`). */
+  id: string;
+  /** The command line it runs. */
+  command: string;
+  /** running, exited (on its own) or killed (by kill_shell, the user or the end of the session). */
+  status: ShellStatus;
+  /** The exit code, once it exited. */
+  exit_code?: number;
+  /** The new output (secrets redacted); the newest part when there was more than fits. */
+  output: string;
+  /** What was left out of `output` (older new output beyond the cap, lines the filter dropped) and where it is. */
+  note?: string;
+  /** The file that keeps the shell's whole output (redacted), under the session's folder. */
+  log: string;
+}
+
+/** One background shell as listed (`/shells`). */
+export interface ShellSummary {
+  /** Its id. */
+  id: string;
+  /** The command line. */
+  command: string;
+  /** How it stands. */
+  status: ShellStatus;
+  /** The exit code, once it exited. */
+  exit_code?: number;
+  /** When it started (ms since the epoch). */
+  started: number;
+  /** Bytes of output it has written (redacted). */
+  bytes: number;
+}
+
+/** A command to start in the background: already wrapped for the sandbox. */
+export interface ShellSpec {
+  /** The argv to spawn (the sandbox's, or `bash -c <command>`). */
+  argv: string[];
+  /** The command line as the model wrote it (shown in lists). */
+  command: string;
+  /** Where it runs. */
+  cwd: string;
+  /** Its whole environment. */
+  env: Record<string, string>;
+  /** Called once the process has exited (the sandbox's `done`); its note is appended to the output. */
+  done?(): Promise<string>;
+}
+
+/** The background shells of one session, as tools see them. */
+export interface BackgroundShells {
+  /** Start `spec`; resolves with its id and first output once it printed a little, exited, or a second passed. */
+  start(spec: ShellSpec): Promise<ShellReport>;
+  /** The output since the last read (only lines `keep` accepts, when given); undefined for an unknown id. */
+  read(id: string, opts?: { keep?: (line: string) => boolean }): Promise<ShellReport | undefined>;
+  /** Stop a shell (SIGTERM to its processes, SIGKILL after a grace period); undefined for an unknown id. */
+  kill(id: string): Promise<ShellReport | undefined>;
+  /** Every shell of the session, oldest first. */
+  list(): ShellSummary[];
+  /** For an id this run does not know: the log an earlier run of the session (before a resume) left, if any. */
+  earlier?(id: string): string | undefined;
 }
 
 /** A skill's instructions as the `skill` tool returns them. */

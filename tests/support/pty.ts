@@ -103,6 +103,11 @@ export class Pty implements AsyncDisposable {
     await tmux(this.socket, ["paste-buffer", "-p", "-d", "-b", "p", "-t", "t"]);
   }
 
+  /** Append every byte the program writes from now on to `file` (raw: escape sequences included). */
+  async recordOutput(file: string): Promise<void> {
+    await tmux(this.socket, ["pipe-pane", "-O", "-t", "t", `cat >> ${quote(file)}`]);
+  }
+
   /** Resize the terminal (the program gets SIGWINCH). */
   async resize(width: number, height: number): Promise<void> {
     await tmux(this.socket, ["resize-window", "-t", "t", "-x", String(width), "-y", String(height)]);

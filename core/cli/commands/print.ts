@@ -16,6 +16,7 @@ import {
 } from "../../mod.ts";
 import { escapeControls, streamSink } from "../../output/mod.ts";
 import { terminalEvents } from "../printer.ts";
+import { todoChecklist, withPlanChecklist } from "./todo.ts";
 import { firstRunHelp } from "../first_run.ts";
 import { SignalTrap } from "../signals.ts";
 import { makeStyle } from "../style.ts";
@@ -67,7 +68,8 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
     err.write('navi: -p needs a prompt: an argument (navi -p "...") or piped stdin\n');
     return 1;
   }
-  const events = terminalEvents({ mode: "print", out, err, style });
+  const printer = terminalEvents({ mode: "print", out, err, style });
+  const events = withPlanChecklist(printer, (items) => todoChecklist(items, { style }));
   app.plugins.subscribe((e) => err.write(`navi: ${escapeControls(e.message)}\n`));
   preloadSdk();
   const convo = await startConversation(app, {

@@ -39,14 +39,19 @@ async function describe(status: SandboxStatus, from: SandboxReportFrom): Promise
     `writable: ${[`${from.workspace} (workspace)`, "/tmp (private, empty)", ...paths.writable].join(", ")}`,
     "read-only in the workspace: .git/hooks, .git/config (a .git file too); .git cannot be replaced",
     `hidden: ${paths.hidden.join(", ") || "(none)"} (navi's home)`,
-    `network: ${settings.network ? "allowed" : `off (no TCP/UDP, no Unix sockets)${commands}`}`,
+    `network: ${
+      settings.network
+        ? "allowed"
+        : `off (no TCP/UDP, no Unix sockets; the commands of one session share a private loopback)${commands}`
+    }`,
     `auto_allow: ${settings.auto_allow ? "on (ask mode runs bash without asking)" : "off"}`,
   );
   for (const p of paths.missing) lines.push(style.yellow(`writable path skipped (missing): ${p}`));
   if (status.checks.length) {
     lines.push(`self-test (${status.ms ?? "?"} ms):`);
     for (const c of status.checks) {
-      lines.push(`  ${c.ok ? style.green("ok  ") : style.red("FAIL")} ${c.name}: ${c.detail}`);
+      const mark = c.ok ? style.green("ok  ") : c.optional ? style.yellow("no  ") : style.red("FAIL");
+      lines.push(`  ${mark} ${c.name}: ${c.detail}`);
     }
   }
   return lines.join("\n");

@@ -406,3 +406,44 @@ Deno.test("the project's custom commands are advertised to the editor and expand
     await server.close();
   }
 });
+
+Deno.test("the todo list reaches the editor as ACP plan updates, the whole list each time", async () => {
+  await using home = await tempDir();
+  await using ws = await tempDir();
+  const todos = (items: [string, string][]) => ({
+    toolCalls: [{
+      name: "todo_write",
+      arguments: JSON.stringify({ todos: items.map(([content, status]) => ({ content, status })) }),
+    }],
+  });
+  const server = startLlmServer([
+    todos([["read \x1b]52;c;eA==\x07 the code", "in_progress"], ["fix it", "pending"]]),
+    todos([["read the code", "completed"], ["fix it", "in_progress"]]),
+    { text: "planned" },
+  ]);
+  const ed = startEditor({ home: home.path, cwd: home.path, env: { TEST_LLM_KEY: KEY } });
+  try {
+    await writeConfig(home.path, keyedLlmConfig(server.url));
+    await initialize(ed);
+    const { sessionId } = await ed.agent.request("session/new", { cwd: ws.path, mcpServers: [] });
+    const res = await ed.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "go" }],
+    });
+    assertEquals(res.stopReason, "end_turn");
+    const plans = updatesOf(ed, "plan").map((u) => u.entries);
+    assertEquals(plans, [
+      [
+        { content: "read \\x1b]52;c;eA==\\x07 the code", priority: "medium", status: "in_progress" },
+        { content: "fix it", priority: "medium", status: "pending" },
+      ],
+      [
+        { content: "read the code", priority: "medium", status: "completed" },
+        { content: "fix it", priority: "medium", status: "in_progress" },
+      ],
+    ]);
+  } finally {
+    await ed.close();
+    await server.close();
+  }
+});

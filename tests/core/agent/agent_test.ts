@@ -291,6 +291,41 @@ Deno.test("the response assembler names a tool call as soon as its arguments sta
   assertEquals(names, ["word_count"]);
 });
 
+Deno.test("todo_write records the list in the session and announces it as a plan event; turns end with a wait event", async () => {
+  const plans: unknown[] = [];
+  const waits: unknown[] = [];
+  const server = startLlmServer([
+    {
+      toolCalls: [{
+        name: "todo_write",
+        arguments: JSON.stringify({ todos: [{ content: "  read   the code ", status: "in_progress" }] }),
+      }],
+    },
+    { toolCalls: [{ name: "bash", arguments: JSON.stringify({ command: "true" }) }] },
+    { text: "done" },
+  ]);
+  await using t = await testApp({ providers: { p: { base_url: server.url, api_key: "k" } }, model: "m" });
+  const asked: string[] = [];
+  const convo = openConversation(t.app, {
+    approval: "ask",
+    ask: (q) => (asked.push(q.tool), Promise.resolve("no")),
+    events: { plan: (items) => plans.push(items), waitingForUser: (w) => waits.push(w) },
+  });
+  try {
+    await convo.agent.run("plan it", new AbortController().signal);
+    assertEquals(plans, [[{ content: "read the code", status: "in_progress" }]]);
+    assertEquals(convo.agent.session.todos, [{ content: "read the code", status: "in_progress" }]);
+    assertEquals(asked, ["bash"]);
+    assertEquals(waits.length, 2);
+    assertEquals(waits[0], { reason: "approval", tool: "bash", summary: 'command="true"' });
+    assertEquals((waits[1] as { reason: string; aborted: boolean }).reason, "turn_end");
+    assertEquals((waits[1] as { aborted: boolean }).aborted, false);
+    assert(typeof (waits[1] as { ms: number }).ms === "number");
+  } finally {
+    await server.close();
+  }
+});
+
 Deno.test("the events carry what a program needs: whole calls and usage, decisions, the tool message as sent, an image prompt", async () => {
   await using t = await setup([
     { toolCalls: [{ id: "w1", name: "write_file", arguments: '{"path":"a.txt","content":"x"}' }] },

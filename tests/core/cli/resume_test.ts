@@ -102,7 +102,18 @@ Deno.test("plan mode and feature gates shape the offered tools", async () => {
   await using home = await tempDir();
   const plan = await runNavi(["tools", "--json", "--approval", "plan"], { home: home.path });
   const planNames = JSON.parse(plan.stdout).map((t: { function: { name: string } }) => t.function.name);
-  assertEquals(planNames, ["read_file", "list_dir", "glob", "grep", "skill", "call_tool", "find_tools"]);
+  assertEquals(planNames, [
+    "read_file",
+    "list_dir",
+    "glob",
+    "grep",
+    "bash_output",
+    "kill_shell",
+    "todo_write",
+    "skill",
+    "call_tool",
+    "find_tools",
+  ]);
   await writeConfig(home.path, { features: { "g*": false } });
   const gated = await runNavi(["tools", "--json"], { home: home.path });
   const gatedNames = JSON.parse(gated.stdout).map((t: { function: { name: string } }) => t.function.name);

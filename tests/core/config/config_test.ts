@@ -106,3 +106,14 @@ Deno.test("the tools section: defer auto|never|always, defer_above_tokens, cache
   );
   assertThrows(() => parseConfig('{"tools":{"cache":1}}', "c.json"), /^c\.json: tools: /);
 });
+
+Deno.test("notify: true, false or { after_s }; anything else is one line naming the field", () => {
+  assertEquals(parseConfig('{"notify":false}', "c.json").notify, false);
+  assertEquals(parseConfig('{"notify":{"after_s":30}}', "c.json").notify, { after_s: 30 });
+  assertThrows(
+    () => parseConfig('{"notify":"yes"}', "c.json"),
+    /^c\.json: notify: must be true, false or \{ "after_s": seconds \}$/,
+  );
+  assertThrows(() => parseConfig('{"notify":{"after":3}}', "c.json"), /^c\.json: notify/);
+  assertThrows(() => parseConfig('{"notify":{"after_s":-1}}', "c.json"), /^c\.json: notify/);
+});

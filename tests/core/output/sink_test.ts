@@ -147,3 +147,24 @@ Deno.test("the status line shows a running tool's progress and elapsed time, and
   assertEquals(all.startsWith("● mcp__srv__long\n"), true, all);
   assertEquals(all.endsWith("\r\x1b[K  ⎿ ok (1.2 s)\n"), true, "the status line is cleared, then the result");
 });
+
+Deno.test("the sink escapes OSC from any text but sends navi's own notification, cleaned and redacted", () => {
+  const written: string[] = [];
+  const dec = new TextDecoder();
+  const stream = { writeSync: (p: Uint8Array) => (written.push(dec.decode(p)), p.length) };
+  const secrets = new Secrets();
+  secrets.add("sk-notify-secret-1234");
+  const sink = streamSink(stream, secrets);
+  sink.write("model says \x1b]9;fake\x07 and \x1b]777;notify;x;y\x07\n");
+  sink.flush!();
+  assertEquals(written.join(""), "model says \\x1b]9;fake\\x07 and \\x1b]777;notify;x;y\\x07\n");
+  written.length = 0;
+  sink.notify!("done\x07\x1b]52;c;ZXZpbA==\x07 sk-notify-secret-1234", { protocol: "osc9" });
+  assertEquals(written.join(""), "\x1b]9;done ]52;c;ZXZpbA==  [redacted]\x07");
+  written.length = 0;
+  sink.notify!("waits", { protocol: "osc777", tmux: true });
+  assertEquals(written.join(""), "\x1bPtmux;\x1b\x1b]777;notify;navi;waits\x07\x1b\\");
+  written.length = 0;
+  sink.notify!("kitty", { protocol: "osc99" });
+  assertEquals(written.join(""), "\x1b]99;;kitty\x1b\\");
+});

@@ -18,8 +18,13 @@ Deno.test("the self-test passes, is cached for the same binary and kernel, and r
   assertEquals(first.state, "enforced");
   assertMatch(first.summary, /^enforced \(bubblewrap \d+\.\d+\.\d+\)$/);
   assertEquals(first.cached, false);
-  assertEquals(first.checks.map((c) => c.ok), [true, true, true, true, true, true]);
+  assertEquals(first.checks.map((c) => c.ok), [true, true, true, true, true, true, true]);
   assertMatch(first.checks[1].detail, /Read-only file system/);
+  const shared = first.checks.at(-1)!;
+  assertMatch(shared.name, /commands of one session share a private network/);
+  assertMatch(shared.detail, /^both in net:\[\d+\]$/);
+  assert(shared.detail !== `both in ${await Deno.readLink("/proc/self/ns/net")}`, "not navi's own network");
+  assertEquals(shared.optional, true);
   const again = await new Sandbox({ home: home.path, workspace: ws.path, env: env({}) }).status();
   assertEquals({ ...again, cached: false }, first);
   assertEquals(again.cached, true);
@@ -146,4 +151,62 @@ Deno.test("the sandbox warns when bash is unconfined (mode off) or refused, and 
   });
   assertEquals(await enforced.warning(), undefined);
   assertEquals(await enforced.autoAllows(), true);
+});
+
+Deno.test("two commands of one session share a network namespace, not navi's and not another session's", async () => {
+  await using home = await tempDir();
+  await using ws = await tempDir();
+  const sandbox = new Sandbox({ home: home.path, workspace: ws.path, env: env({}) });
+  const [a, b] = [sandbox.session(), sandbox.session()];
+  const netns = async (s: typeof a) => {
+    const r = await bash.run({ command: "readlink /proc/self/ns/net" }, {
+      ...toolContext(ws.path),
+      sandbox: s,
+    });
+    assert(r.ok, JSON.stringify(r));
+    return (r.output as string).trim();
+  };
+  try {
+    const [a1, a2, b1] = [await netns(a), await netns(a), await netns(b)];
+    assertMatch(a1, /^net:\[\d+\]$/);
+    assertEquals(a2, a1, "the same session: the same namespace");
+    assert(b1 !== a1, "another session has its own");
+    assert(a1 !== await Deno.readLink("/proc/self/ns/net"), "not navi's network");
+    const own = await bash.run({ command: "readlink /proc/self/ns/net" }, {
+      ...toolContext(ws.path),
+      sandbox,
+    });
+    assert(![a1, b1].includes((own.output as string).trim()), "outside a session each command has its own");
+  } finally {
+    await a.close();
+    await b.close();
+  }
+  const after = await bash.run({ command: "true" }, { ...toolContext(ws.path), sandbox: a });
+  assertMatch(String(after.error), /the session has ended/);
+});
+
+Deno.test("without nsenter the sandbox stays enforced; the shared network is reported missing, not faked", async () => {
+  await using home = await tempDir();
+  await using ws = await tempDir();
+  await using bin = await dirOutsideTmp();
+  for (const dir of ["/usr/bin", "/bin"]) {
+    for (const e of Deno.readDirSync(dir)) {
+      if (e.name === "nsenter") continue;
+      await Deno.symlink(join(dir, e.name), join(bin.path, e.name)).catch(() => {});
+    }
+  }
+  const sandbox = new Sandbox({ home: home.path, workspace: ws.path, env: env({ PATH: bin.path }) });
+  const status = await sandbox.status();
+  assertEquals(status.state, "enforced");
+  const shared = status.checks.at(-1)!;
+  assertEquals([shared.ok, shared.optional], [false, true]);
+  assertMatch(shared.detail, /nsenter \(util-linux\) not found: each command has a loopback of its own/);
+  const session = sandbox.session();
+  try {
+    const r = await bash.run({ command: "true" }, { ...toolContext(ws.path), sandbox: session });
+    assert(r.ok);
+    assertMatch(r.output as string, /a network of its own \(nsenter \(util-linux\) not found\)/);
+  } finally {
+    await session.close();
+  }
 });

@@ -226,3 +226,33 @@ Deno.test("checkpoints mark turns; the conversation at a checkpoint replays rewr
   assertMatch(err.message, /has turns 1 to 2; cannot fork at turn 7/);
   s.close();
 });
+
+Deno.test("the todo list is kept in the session and read back; a malformed record keeps only well-formed items", async () => {
+  await using home = await tempDir();
+  const s = Session.create(home.path, { cwd: "/w" });
+  s.addMessage({ role: "user", content: "plan it" });
+  s.recordTodos([{ content: "first", status: "completed" }, { content: "second", status: "pending" }]);
+  s.recordTodos([{ content: "first", status: "completed" }, { content: "second", status: "in_progress" }]);
+  s.close();
+  const { session } = Session.load(home.path, s.meta.id);
+  assertEquals(session.todos, [{ content: "first", status: "completed" }, {
+    content: "second",
+    status: "in_progress",
+  }]);
+  session.close();
+  await Deno.writeTextFile(
+    s.file,
+    JSON.stringify({
+      type: "todos",
+      items: [{ content: "ok", status: "pending" }, null, 3, { content: 1 }, {
+        content: "x",
+        status: "done",
+      }],
+    }) + "\n",
+    { append: true },
+  );
+  const again = Session.load(home.path, s.meta.id);
+  assertEquals(again.warnings, []);
+  assertEquals(again.session.todos, [{ content: "ok", status: "pending" }]);
+  again.session.close();
+});

@@ -64,13 +64,17 @@ Deno.test(
       assert(arrays.every((a) => a === arrays[0]), "the same tools array in every request");
       const names = JSON.parse(arrays[0]).map((t: OpenAITool) => t.function.name);
       assertEquals(names.length, 64);
-      assertEquals(names.slice(0, 10), [...builtinTools().map((t) => t.name), "call_tool", "find_tools"]);
-      assert(names.slice(10).every((n: string) => n.startsWith("mcp__billing__")), "then MCP tools in order");
+      const navi = builtinTools().length + 2;
+      assertEquals(names.slice(0, navi), [...builtinTools().map((t) => t.name), "call_tool", "find_tools"]);
+      assert(
+        names.slice(navi).every((n: string) => n.startsWith("mcp__billing__")),
+        "then MCP tools in order",
+      );
 
       const first = llm.requests[0].body.messages as { content: string }[];
       assertMatch(
         first.at(-1)!.content,
-        /^<system-reminder>246 more tools are not in your tools list from billing \(46\), tracker \(100\), wiki \(100\)\. Find them with find_tools/,
+        /^<system-reminder>249 more tools are not in your tools list from billing \(49\), tracker \(100\), wiki \(100\)\. Find them with find_tools/,
       );
       const found = JSON.parse((llm.requests[1].body.messages as { content: string }[]).at(-1)!.content);
       const matches = found.tools.map((t: { name: string }) => t.name);
@@ -111,7 +115,7 @@ Deno.test(
         features: app.config.features,
       }).deferral.view();
       assertEquals(wide.tools.length, 128, "never more than 128, whatever search_above says");
-      assertEquals(wide.searchable.length, 300 + 10 - 128);
+      assertEquals(wide.searchable.length, 300 + navi - 128);
     } finally {
       await app.close();
       await llm.close();

@@ -12,12 +12,16 @@ Deno.test("navi sandbox: enforced (bubblewrap <version>) with a fresh self-test;
   assertMatch(r.stdout, /^sandbox: enforced \(bubblewrap \d+\.\d+\.\d+\)\n/);
   assertMatch(r.stdout, new RegExp(`hidden: ${home.path} \\(navi's home\\)`));
   assertMatch(r.stdout, /self-test \(\d+ ms\):\n/);
-  assertEquals(r.stdout.match(/^ {2}ok {3}/gm)?.length, 6, r.stdout);
+  assertEquals(r.stdout.match(/^ {2}ok {3}/gm)?.length, 7, r.stdout);
+  assertMatch(
+    r.stdout,
+    /ok {3}the commands of one session share a private network \(loopback between them works\): both in/,
+  );
   assertMatch(r.stdout, /ok {3}write outside the workspace fails: .*Read-only file system/);
   assertMatch(r.stdout, /ok {3}Unix socket connect fails: socket: Operation not permitted/);
   const json = await runNavi(["sandbox", "--json"], { home: home.path, cwd: ws.path });
   const status = JSON.parse(json.stdout);
-  assertEquals([status.state, status.cached, status.checks.length], ["enforced", false, 6]);
+  assertEquals([status.state, status.cached, status.checks.length], ["enforced", false, 7]);
   const missing = await runNavi(["sandbox"], {
     home: home.path,
     cwd: ws.path,

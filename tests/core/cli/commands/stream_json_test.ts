@@ -250,3 +250,33 @@ Deno.test("a /command line in the input stream expands as with -p", async () => 
     await server.close();
   }
 });
+
+Deno.test("todo_write shows in the stream as navi_plan lines, valid against the schema", async () => {
+  await using home = await tempDir();
+  const server = startLlmServer([
+    {
+      toolCalls: [{
+        name: "todo_write",
+        arguments: JSON.stringify({
+          todos: [{ content: "a", status: "completed" }, { content: "b", status: "pending" }],
+        }),
+      }],
+    },
+    { text: "done" },
+  ]);
+  try {
+    await writeConfig(home.path, keyedLlmConfig(server.url));
+    const r = await runNavi(["-p", "plan", "--output-format", "stream-json"], {
+      home: home.path,
+      env: { TEST_LLM_KEY: KEY },
+    });
+    assertEquals(r.code, 0, r.stderr);
+    const plans = ofType(await validLines(r.stdout), "navi_plan");
+    assertEquals(plans.map((p) => p.items), [[{ content: "a", status: "completed" }, {
+      content: "b",
+      status: "pending",
+    }]]);
+  } finally {
+    await server.close();
+  }
+});
