@@ -101,13 +101,8 @@ export interface Conversation {
 export function openConversation(app: NaviApp, opts: ConversationOptions): Conversation {
   const { clock } = opts;
   const now = clock && (() => clock.now());
-  const llm = new LlmClient(app.config, {
-    provider: opts.provider,
-    model: opts.model,
-    effort: opts.effort,
-    env: app.env,
-    clock,
-  });
+  const { provider, model, effort } = opts;
+  const llm = new LlmClient(app.config, { provider, model, effort, env: app.env, clock });
   const policy = new ApprovalPolicy({
     mode: opts.approval ?? app.config.approval?.mode ?? "ask",
     allow: app.config.approval?.allow,
@@ -116,13 +111,8 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     sandboxAllows: (tool) => tool === "bash" ? app.sandbox.autoAllows() : Promise.resolve(false),
   });
   const { session, loaded, warnings } = openSession(app, { ...opts, llm, now });
-  const processes = sessionProcesses(app, session);
-  const { sandbox, shells } = processes;
-  const ckpt = checkpointing(app, {
-    session,
-    notice: (line) => opts.events?.notice?.(line),
-    then: processes.close,
-  });
+  const { sandbox, shells, close: stopProcesses } = sessionProcesses(app, session);
+  const ckpt = checkpointing(app, { session, notice: (l) => opts.events?.notice?.(l), then: stopProcesses });
   app.onClose(ckpt.close);
   const last = loaded?.requests.at(-1);
   const tools = new ToolList(app.registry, {
