@@ -5,6 +5,7 @@
  */
 import type { EarlyServers, NaviApp } from "../mod.ts";
 import { escapeControls, type Redactor, type Sink, streamSink } from "../output/mod.ts";
+import { StartupTrace } from "../trace/mod.ts";
 import { installCrashGuard } from "./crash_guard.ts";
 import { type AppLoad, buildProgram } from "./program.ts";
 
@@ -14,10 +15,11 @@ import { type AppLoad, buildProgram } from "./program.ts";
  */
 export async function main(args: string[]): Promise<number> {
   let app: NaviApp | undefined;
+  const trace = StartupTrace.fromEnv(Deno.env);
   // Stdio MCP servers start first, before commander, the engine, plugins and the SDKs load, so that their own
   // start-up (often the longest part of a one-shot run) overlaps navi's. The app adopts them once the config
   // proves valid; processes nobody adopted are ended below.
-  let early = connectsMcp(args) ? await startStdioServers() : undefined;
+  let early = connectsMcp(args) ? await startStdioServers(trace) : undefined;
   const commander = await import("@commander-js/extra-typings");
   // Every byte navi writes passes these sinks: secrets of the app (once there is one) redacted, control
   // sequences other than navi's own neutralised.
@@ -30,7 +32,7 @@ export async function main(args: string[]): Promise<number> {
   const createApp = async (load: AppLoad = {}): Promise<NaviApp> => {
     const taken = load.mcp ? early : undefined;
     if (load.mcp) early = undefined;
-    app = await bootFront({ load, early: taken, err, out });
+    app = await bootFront({ load, early: taken, err, out, trace });
     return app;
   };
   let status = 0;
@@ -57,6 +59,8 @@ export async function main(args: string[]): Promise<number> {
     err.flush?.();
     await app?.close();
     await Promise.all([...(early?.values() ?? [])].map((p) => p.stop()));
+    trace.mark("exit");
+    trace.print(err);
     removeGuard();
   }
   return status;
@@ -64,12 +68,13 @@ export async function main(args: string[]): Promise<number> {
 
 /** The app of a terminal command: the engine and the built-in tools loaded, start-up lines on `err`. */
 async function bootFront(
-  opts: { load: AppLoad; early?: EarlyServers; err: Sink; out: Sink },
+  opts: { load: AppLoad; early?: EarlyServers; err: Sink; out: Sink; trace: StartupTrace },
 ): Promise<NaviApp> {
   const [{ bootApp, naviHome }, { builtinTools }] = await Promise.all([
     import("../mod.ts"),
     import("../../tools/mod.ts"),
   ]);
+  opts.trace.mark("modules loaded");
   const terminal = opts.load.trust === "ask" && Deno.stdin.isTerminal() && Deno.stdout.isTerminal();
   return await bootApp({
     home: naviHome(),
@@ -77,6 +82,7 @@ async function bootFront(
     env: Deno.env,
     builtins: builtinTools(),
     early: opts.early,
+    trace: opts.trace,
     plugins: opts.load.plugins,
     report: (line) => opts.err.write(`navi: ${line.text}\n`),
     askTrust: terminal
@@ -130,10 +136,10 @@ export function connectsMcp(args: readonly string[]): boolean {
 }
 
 /** Start the configured stdio MCP servers at once (see McpService.startEarly). */
-async function startStdioServers(): Promise<EarlyServers> {
+async function startStdioServers(trace: StartupTrace): Promise<EarlyServers> {
   const [{ McpService }, { naviHome }] = await Promise.all([
     import("../mcp/mod.ts"),
     import("../home.ts"),
   ]);
-  return McpService.startEarly({ home: naviHome(), workspace: Deno.cwd(), env: Deno.env });
+  return McpService.startEarly({ home: naviHome(), workspace: Deno.cwd(), env: Deno.env, trace });
 }
