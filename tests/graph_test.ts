@@ -219,3 +219,17 @@ Deno.test("the graph rules catch what they are meant to catch", () => {
     [["a", "b", "c", "a"]],
   );
 });
+
+Deno.test("the terminal front's module evaluates no npm package before the early start: commander, zod and the engine load after stdio servers are spawned", async () => {
+  const edges = await localEdges(["core/cli/mod.ts"]);
+  assertEquals(externalCode(edges, "core/cli/mod.ts"), []);
+  const statics = edges.filter((e) =>
+    e.from === "core/cli/mod.ts" && !e.typeOnly && !e.dynamic && !e.external
+  );
+  assertEquals(statics.map((e) => e.to).sort(), ["core/output/mod.ts", "core/trace/mod.ts"]);
+  assertEquals(
+    edges.some((e) => e.from === "core/cli/mod.ts" && e.to === "core/cli/program.ts" && e.dynamic),
+    true,
+    "the program is loaded with import()",
+  );
+});

@@ -6,8 +6,7 @@
 import type { EarlyServers, NaviApp } from "../mod.ts";
 import { escapeControls, type Redactor, type Sink, streamSink } from "../output/mod.ts";
 import { StartupTrace } from "../trace/mod.ts";
-import { installCrashGuard } from "./crash_guard.ts";
-import { type AppLoad, buildProgram } from "./program.ts";
+import type { AppLoad } from "./program.ts";
 
 /**
  * Run navi's CLI with `args` (without the program name); returns the exit status. The app it creates (and
@@ -20,7 +19,13 @@ export async function main(args: string[]): Promise<number> {
   // start-up (often the longest part of a one-shot run) overlaps navi's. The app adopts them once the config
   // proves valid; processes nobody adopted are ended below.
   let early = connectsMcp(args) ? await startStdioServers(trace) : undefined;
-  const commander = await import("@commander-js/extra-typings");
+  // Commander, the program and the crash guard (which reach the config schema, zod and the engine) load only
+  // now: the servers above start before any of them is evaluated (graph_test.ts holds this module to it).
+  const [commander, { buildProgram }, { installCrashGuard }] = await Promise.all([
+    import("@commander-js/extra-typings"),
+    import("./program.ts"),
+    import("./crash_guard.ts"),
+  ]);
   // Every byte navi writes passes these sinks: secrets of the app (once there is one) redacted, control
   // sequences other than navi's own neutralised.
   const redactor: Redactor = {
