@@ -1,11 +1,12 @@
 import type { Sink } from "../output/mod.ts";
 
-/** The phases of a run, in the order they begin. */
+/** The phases of a run, in the order they begin (`first prompt`: the REPL's, absent from `-p`). */
 export const STARTUP_PHASES = [
   "config read",
   "servers spawned",
   "modules loaded",
   "tools ready",
+  "first prompt",
   "first request sent",
   "first byte",
   "exit",
