@@ -102,7 +102,6 @@ Deno.test("anything that is not plain data is left to the worker (nothing of the
     "a handler that is not a function": register(ok.replace("handler: () => ({ ok: true })", "handler: 1")),
     "a duplicate tool": register(`${ok}\n${ok}`),
     "a default that is not a function": "export default 5;\n",
-    ),
   };
   await using dir = await tempDir();
   for (const [what, text] of Object.entries(cases)) {
