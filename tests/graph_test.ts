@@ -220,13 +220,31 @@ Deno.test("the graph rules catch what they are meant to catch", () => {
   );
 });
 
-Deno.test("the terminal front's module evaluates no npm package before the early start: commander, zod and the engine load after stdio servers are spawned", async () => {
-  const edges = await localEdges(["core/cli/mod.ts"]);
+/** Local files that loading `root` evaluates (static imports, code only). */
+function evaluated(edges: Edge[], root: string): string[] {
+  const seen = new Set([root]);
+  const queue = [root];
+  while (queue.length) {
+    const node = queue.shift()!;
+    for (const e of edges) {
+      if (e.from !== node || e.typeOnly || e.dynamic || e.external || seen.has(e.to)) continue;
+      seen.add(e.to);
+      queue.push(e.to);
+    }
+  }
+  return [...seen].sort();
+}
+
+Deno.test("the early start (core/cli/early.ts, run before the front loads) evaluates no npm package and no MCP connection code; the front's module loads commander, zod and the engine with import()", async () => {
+  const edges = await localEdges(["core/cli/early.ts", "core/cli/mod.ts"]);
+  assertEquals(externalCode(edges, "core/cli/early.ts"), []);
+  const early = evaluated(edges, "core/cli/early.ts");
+  assertEquals(early.filter((f) => /core\/mcp\/(manager|connection|client|sdk)\.ts$/.test(f)), []);
+  assertEquals(early.includes("core/mcp/prespawn.ts"), true, "it spawns the servers");
   assertEquals(externalCode(edges, "core/cli/mod.ts"), []);
-  const statics = edges.filter((e) =>
-    e.from === "core/cli/mod.ts" && !e.typeOnly && !e.dynamic && !e.external
-  );
-  assertEquals(statics.map((e) => e.to).sort(), ["core/output/mod.ts", "core/trace/mod.ts"]);
+  assertEquals(evaluated(edges, "core/cli/mod.ts").filter((f) => f.startsWith("core/cli/")), [
+    "core/cli/mod.ts",
+  ]);
   assertEquals(
     edges.some((e) => e.from === "core/cli/mod.ts" && e.to === "core/cli/program.ts" && e.dynamic),
     true,

@@ -5,20 +5,23 @@
  */
 import type { EarlyServers, NaviApp } from "../mod.ts";
 import { escapeControls, type Redactor, type Sink, streamSink } from "../output/mod.ts";
-import { StartupTrace } from "../trace/mod.ts";
+import type { StartupTrace } from "../trace/mod.ts";
+import type { EarlyStart } from "./early.ts";
 import type { AppLoad } from "./program.ts";
 
 /**
- * Run navi's CLI with `args` (without the program name); returns the exit status. The app it creates (and
+ * Run navi's CLI with `args` (without the program name), after `start` (see `startEarly`; done here when
+ * absent); returns the exit status. The app it creates (and
  * with it every MCP connection) is closed here, once, whatever the command did.
  */
-export async function main(args: string[]): Promise<number> {
+export async function main(args: string[], start?: EarlyStart): Promise<number> {
   let app: NaviApp | undefined;
-  const trace = StartupTrace.fromEnv(Deno.env);
-  // Stdio MCP servers start first, before commander, the engine, plugins and the SDKs load, so that their own
-  // start-up (often the longest part of a one-shot run) overlaps navi's. The app adopts them once the config
-  // proves valid; processes nobody adopted are ended below.
-  let early = connectsMcp(args) ? await startStdioServers(trace) : undefined;
+  // Stdio MCP servers start first (main.ts does it before this module loads: see early.ts), before commander,
+  // the engine, plugins and the SDKs load, so that their own start-up (often the longest part of a one-shot
+  // run) overlaps navi's. The app adopts them once the config proves valid; processes nobody adopted are ended
+  // below.
+  const { trace, servers } = start ?? (await import("./early.ts")).startEarly(args);
+  let early = servers;
   // Commander, the program and the crash guard (which reach the config schema, zod and the engine) load only
   // now: the servers above start before any of them is evaluated (graph_test.ts holds this module to it).
   const [commander, { buildProgram }, { installCrashGuard }] = await Promise.all([
@@ -105,46 +108,4 @@ async function bootFront(
       }
       : undefined,
   });
-}
-
-const VALUE_OPTIONS = new Set([
-  "-p",
-  "--print",
-  "--output-format",
-  "--input-format",
-  "--provider",
-  "--model",
-  "--approval",
-  "--resume",
-]);
-
-/**
- * Whether a command line runs a command that connects MCP servers (the REPL, `-p`, `tools`, `mcp list`,
- * `mcp resources`), judged before commander loads. A wrong guess costs time, never correctness: servers
- * started for nothing are ended, and a command that was not foreseen starts its servers itself.
- */
-export function connectsMcp(args: readonly string[]): boolean {
-  const words: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === "--") break;
-    if (["-h", "--help", "-v", "--version"].includes(a)) return false;
-    if (a.startsWith("-")) {
-      if (VALUE_OPTIONS.has(a) && !(args[i + 1] ?? "-").startsWith("-")) i++;
-      continue;
-    }
-    words.push(a);
-  }
-  if (!words.length) return true;
-  if (words[0] === "tools") return true;
-  return words[0] === "mcp" && (words[1] === undefined || words[1] === "list" || words[1] === "resources");
-}
-
-/** Start the configured stdio MCP servers at once (see McpService.startEarly). */
-async function startStdioServers(trace: StartupTrace): Promise<EarlyServers> {
-  const [{ McpService }, { naviHome }] = await Promise.all([
-    import("../mcp/mod.ts"),
-    import("../home.ts"),
-  ]);
-  return McpService.startEarly({ home: naviHome(), workspace: Deno.cwd(), env: Deno.env, trace });
 }
