@@ -251,3 +251,19 @@ Deno.test("the early start (core/cli/early.ts, run before the front loads) evalu
     "the program is loaded with import()",
   );
 });
+
+Deno.test("navi -p evaluates no REPL, markdown, highlighting, ACP, search or OAuth code before its first request", async () => {
+  const root = "core/cli/commands/print.ts";
+  const edges = await localEdges([root]);
+  const files = evaluated(edges, root);
+  const unwanted =
+    /^core\/(cli\/(repl|repl_\w+|markdown|markdown_loader|highlight|line_editor|picker)\.ts|acp\/|mcp\/oauth_\w+\.ts)/;
+  assertEquals(files.filter((f) => unwanted.test(f)), []);
+  assertEquals(
+    externalCode(edges, root).filter((s) =>
+      /npm:(marked|emphasize|minisearch|@agentclientprotocol|openai|@modelcontextprotocol)/.test(s)
+    ),
+    [],
+  );
+  assertEquals(files.includes("core/cli/printer.ts"), true, "it prints through the terminal printer");
+});
