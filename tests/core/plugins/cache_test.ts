@@ -24,7 +24,11 @@ Deno.test("a warm start starts no worker; a changed file or changed permissions 
   ]);
   const warm = await runNavi(["tools", "--json"], { home: home.path });
   assertEquals(warm.stdout, cold.stdout, "the same tools array from the cache");
-  assertEquals((await startedWorkers(home.path)).length, 2, "no worker started and no source read on the warm start");
+  assertEquals(
+    (await startedWorkers(home.path)).length,
+    2,
+    "no worker started and no source read on the warm start",
+  );
 
   const file = join(home.path, "plugins", "word_count.ts");
   await Deno.writeTextFile(file, (await Deno.readTextFile(file)).replace("Counts the lines", "Counts lines"));
