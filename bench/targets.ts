@@ -107,7 +107,7 @@ export const SUBSYSTEMS: Subsystem[] = [
     on: (ws) =>
       write(
         join(ws, ".agents/skills/demo/SKILL.md"),
-        "---\nname: demo\ndescription: Demo skill: answers questions about the demo.\n---\n# Steps\n\nSay hi.\n",
+        "---\nname: demo\ndescription: Demo skill, answers questions about the demo.\n---\n# Steps\n\nSay hi.\n",
       ),
   },
   {
