@@ -20,6 +20,7 @@ export * from "./session/mod.ts";
 export * from "./shells/mod.ts";
 export * from "./tool/mod.ts";
 export * from "./toollist/mod.ts";
+export * from "./trace/mod.ts";
 export * from "./workspace/mod.ts";
 export * from "./mcp/mod.ts";
 export * from "./mentions/mod.ts";

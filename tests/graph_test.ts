@@ -219,3 +219,51 @@ Deno.test("the graph rules catch what they are meant to catch", () => {
     [["a", "b", "c", "a"]],
   );
 });
+
+/** Local files that loading `root` evaluates (static imports, code only). */
+function evaluated(edges: Edge[], root: string): string[] {
+  const seen = new Set([root]);
+  const queue = [root];
+  while (queue.length) {
+    const node = queue.shift()!;
+    for (const e of edges) {
+      if (e.from !== node || e.typeOnly || e.dynamic || e.external || seen.has(e.to)) continue;
+      seen.add(e.to);
+      queue.push(e.to);
+    }
+  }
+  return [...seen].sort();
+}
+
+Deno.test("the early start (core/cli/early.ts, run before the front loads) evaluates no npm package and no MCP connection code; the front's module loads commander, zod and the engine with import()", async () => {
+  const edges = await localEdges(["core/cli/early.ts", "core/cli/mod.ts"]);
+  assertEquals(externalCode(edges, "core/cli/early.ts"), []);
+  const early = evaluated(edges, "core/cli/early.ts");
+  assertEquals(early.filter((f) => /core\/mcp\/(manager|connection|client|sdk)\.ts$/.test(f)), []);
+  assertEquals(early.includes("core/mcp/prespawn.ts"), true, "it spawns the servers");
+  assertEquals(externalCode(edges, "core/cli/mod.ts"), []);
+  assertEquals(evaluated(edges, "core/cli/mod.ts").filter((f) => f.startsWith("core/cli/")), [
+    "core/cli/mod.ts",
+  ]);
+  assertEquals(
+    edges.some((e) => e.from === "core/cli/mod.ts" && e.to === "core/cli/program.ts" && e.dynamic),
+    true,
+    "the program is loaded with import()",
+  );
+});
+
+Deno.test("navi -p evaluates no REPL, markdown, highlighting, ACP, search or OAuth code before its first request", async () => {
+  const root = "core/cli/commands/print.ts";
+  const edges = await localEdges([root]);
+  const files = evaluated(edges, root);
+  const unwanted =
+    /^core\/(cli\/(repl|repl_\w+|markdown|markdown_loader|highlight|line_editor|picker)\.ts|acp\/|mcp\/oauth_\w+\.ts)/;
+  assertEquals(files.filter((f) => unwanted.test(f)), []);
+  assertEquals(
+    externalCode(edges, root).filter((s) =>
+      /npm:(marked|emphasize|minisearch|@agentclientprotocol|openai|@modelcontextprotocol)/.test(s)
+    ),
+    [],
+  );
+  assertEquals(files.includes("core/cli/printer.ts"), true, "it prints through the terminal printer");
+});

@@ -9,6 +9,7 @@ import { presetKeyRefs } from "../provider/mod.ts";
 import type { Project } from "../project/mod.ts";
 import { Sandbox } from "../sandbox/mod.ts";
 import { type Tool, ToolRegistry } from "../tool/mod.ts";
+import type { StartupTrace } from "../trace/mod.ts";
 import { VERSION } from "../version.ts";
 
 /** What every navi command starts from. */
@@ -29,6 +30,8 @@ export interface AppOptions {
   project?: Project;
   /** The custom commands and skills of the project layer's folders. */
   extensions?: Extensions;
+  /** The run's start-up trace (`NAVI_TRACE=startup`). */
+  trace?: StartupTrace;
 }
 
 /** The objects one navi process works with: registry, plugins, MCP servers, secrets. Create as many as you like. */
@@ -60,6 +63,8 @@ export class NaviApp {
   readonly project?: Project;
   /** The custom commands and Agent Skills of the user's and the project's folders. */
   readonly extensions: Extensions;
+  /** The run's start-up trace, when the front made one: conversations mark their first request and byte. */
+  readonly trace?: StartupTrace;
   #closers: (() => void | Promise<void>)[] = [];
 
   /** Register the built-ins and prepare plugins, MCP and secrets; nothing is loaded or connected yet. */
@@ -69,6 +74,7 @@ export class NaviApp {
     this.config = opts.config;
     this.env = opts.env;
     this.project = opts.project;
+    this.trace = opts.trace;
     this.extensions = opts.extensions ?? Extensions.empty();
     this.secrets = Secrets.fromConfig(opts.config, opts.env);
     this.secrets.addConfig({ providers: presetKeyRefs() }, opts.env);

@@ -33,6 +33,7 @@ import { ShellManager } from "../shells/mod.ts";
 import { deferralSettings, ToolList } from "../toollist/mod.ts";
 import { displayPath } from "../workspace/mod.ts";
 import type { NaviApp } from "./app.ts";
+import { tracedChat } from "./traced_chat.ts";
 
 /** How to open a conversation. */
 export interface ConversationOptions {
@@ -146,7 +147,7 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     keeper,
     session,
     policy,
-    chat: llm.chat,
+    chat: tracedChat(llm.chat, app.trace),
     workspace: app.workspace,
     maxSteps: app.config.max_steps,
     childEnv: () => app.childEnv(),

@@ -246,6 +246,7 @@ class Repl {
     });
     let lastInterrupt = 0;
     while (!this.#exiting) {
+      this.#app.trace?.mark("first prompt");
       const r = await io.read({ prompt: style.bold("› "), complete });
       if (r.kind === "eof") break;
       if (r.kind === "double-escape") {

@@ -73,6 +73,7 @@ interface Entry {
 }
 
 const COMPILE = () => import("./compile.ts");
+const STATIC = () => import("./static_defs.ts");
 const BOOT = () => import("./worker_js.ts");
 
 /** Loads plugins: definitions from the cache or from a registration worker; tool calls run in workers. */
@@ -87,6 +88,8 @@ export class PluginLoader {
   reports: PluginReport[] = [];
   /** How many workers this loader started (registration and calls). */
   workersStarted = 0;
+  /** How many plugins' definitions were read from their source without a worker (see `staticDefinitions`). */
+  staticReads = 0;
 
   /** Load plugin tools into `registry`; `opts` says where from and what plugins receive. */
   constructor(registry: ToolRegistry, opts: PluginLoaderOptions) {
@@ -253,11 +256,22 @@ export class PluginLoader {
     return this.#bootUrl;
   }
 
-  /** Evaluate a plugin in a registration worker, check and cache its definitions, end the worker. */
+  /**
+   * Read a plugin's definitions from its source when they are plain data (`staticDefinitions`), else evaluate
+   * it in a registration worker; check and cache the definitions, end the worker.
+   */
   async #register(dir: string, source: PluginSource, key: string): Promise<Entry> {
     const compiled = (await COMPILE()).compilePlugin(source);
     const grant = this.#section(source.stem).permissions ?? compiled.declared ?? DEFAULT_PERMISSIONS;
     const entry = this.#entry(dir, source, { key, grant, tools: [] }, compiled);
+    const read = (await STATIC()).staticDefinitions(compiled);
+    if (read) {
+      entry.tools = read;
+      this.staticReads++;
+      this.#opts.log?.(`[plugin ${source.name}] definitions read from its source (no worker)`);
+      this.#cache.write(source.stem, { key, grant, tools: read, modules: compiled.modules });
+      return entry;
+    }
     try {
       const reg = await entry.worker.start("registration");
       if (JSON.stringify(reg.permissions ?? null) !== JSON.stringify(compiled.declared)) {
