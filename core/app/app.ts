@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { Config } from "../config/mod.ts";
 import { Extensions } from "../extensions/mod.ts";
 import { type EarlyServers, McpService } from "../mcp/mod.ts";
+import { Hooks, type LoadedHooks } from "../hooks/mod.ts";
 import { fileMentions, type MentionProvider } from "../mentions/mod.ts";
 import { type Env, escapeControls, Secrets } from "../output/mod.ts";
 import { PluginLoader, type PluginReport } from "../plugins/mod.ts";
@@ -29,6 +30,8 @@ export interface AppOptions {
   project?: Project;
   /** The custom commands and skills of the project layer's folders. */
   extensions?: Extensions;
+  /** The hooks read from the settings files (project ones run only when the project is trusted). */
+  hooks?: LoadedHooks;
 }
 
 /** The objects one navi process works with: registry, plugins, MCP servers, secrets. Create as many as you like. */
@@ -60,6 +63,8 @@ export class NaviApp {
   readonly project?: Project;
   /** The custom commands and Agent Skills of the user's and the project's folders. */
   readonly extensions: Extensions;
+  /** The loaded hooks (command hooks from settings files, plugin hooks once plugins load). */
+  readonly hooks: Hooks;
   #closers: (() => void | Promise<void>)[] = [];
 
   /** Register the built-ins and prepare plugins, MCP and secrets; nothing is loaded or connected yet. */
@@ -103,6 +108,14 @@ export class NaviApp {
       }),
     });
     this.mentions = [this.mcp.mentions(), fileMentions(this.workspace)];
+    const trusted = opts.project?.trusted === true;
+    this.hooks = new Hooks({
+      commands: opts.hooks?.hooks.filter((h) => h.source.level !== "project" || trusted),
+      skipped: opts.hooks?.skipped,
+      workspace: this.workspace,
+      childEnv: () => this.childEnv(),
+      redact: (text) => this.secrets.redact(text),
+    });
   }
 
   /** Load (or reload) the plugin directory; returns one report per file. */
@@ -140,6 +153,7 @@ export class NaviApp {
    * release open sessions. The CLI program calls this once, at exit.
    */
   async close(): Promise<void> {
+    this.hooks.close();
     await this.plugins.close();
     await Promise.all(
       this.#closers.splice(0).map(async (fn) => {

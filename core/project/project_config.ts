@@ -221,7 +221,7 @@ function mergeSpecial(
   from: ProjectSettings,
   opts: { trusted: boolean; workspace: string; prov: Map<string, string>; problems: string[] },
 ): Config {
-  const { approval, sandbox, features, mcp_servers, ...rest } = from.config;
+  const { approval, sandbox, features, mcp_servers, hooks: _hooks, ...rest } = from.config;
   const { file } = from;
   const { prov, problems } = opts;
   if (mcp_servers && opts.trusted) {

@@ -6,6 +6,7 @@
 export { listSessions, newestSessionIn, resolveSessionId, type SessionSummary } from "./list.ts";
 export type {
   AuditRecord,
+  HookRecord,
   CheckpointRecord,
   DeferredState,
   RequestRecord,

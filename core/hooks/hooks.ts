@@ -1,0 +1,232 @@
+// The loaded hooks of one navi process, and the hooks of one session: which hooks match an event, running them
+// in parallel (commands through the lazily loaded runner, plugin handlers in their workers), the audit and
+// the last result of each for `/hooks`.
+import type { HookSandbox } from "./runner.ts";
+import {
+  type CommandHook,
+  type HookAudit,
+  type HookEvent,
+  type HookOutcome,
+  type HookSource,
+  type HookVerdict,
+  noOutcome,
+  type SkippedHook,
+} from "./types.ts";
+
+/** A hook a plugin registered with `navi.on(event, handler)`: runs in the plugin's worker. */
+export interface PluginHook {
+  /** The event. */
+  event: HookEvent;
+  /** The plugin's name. */
+  plugin: string;
+  /** Tool names it is for (from `navi.on(event, { matcher }, handler)`); "" for all. */
+  matcher: string;
+  /** Whether the matcher accepts a value. */
+  matches(value: string | undefined): boolean;
+  /** Calls the handler in the worker with the hook input; resolves to its decision (or undefined). */
+  call(input: Record<string, unknown>, signal?: AbortSignal): Promise<unknown>;
+}
+
+/** One loaded hook with its last result, as `/hooks` lists it. */
+export interface HookListing {
+  /** The event. */
+  event: HookEvent;
+  /** The matcher ("" for all). */
+  matcher: string;
+  /** The command, or `plugin <name>`. */
+  command: string;
+  /** The file and line it came from (or the plugin). */
+  source: string;
+  /** user, project or plugin. */
+  level: HookSource["level"];
+  /** Whether it runs inside the sandbox. */
+  confined: boolean;
+  /** The last run: exit code (or how it ended), result word and milliseconds. */
+  last?: HookAudit;
+}
+
+/** The session a hook runs for: the common input fields and where its runs are audited. */
+export interface HookSessionInfo {
+  /** The session's id. */
+  sessionId: string;
+  /** The session's JSONL file. */
+  transcriptPath: string;
+  /** The approval mode now (`permission_mode`: ask -> default, auto -> bypassPermissions, plan -> plan). */
+  mode(): string;
+  /** Records one run in the session's audit. */
+  audit?(record: HookAudit): void;
+  /** The sandbox confined hooks run in. */
+  sandbox?: HookSandbox;
+}
+
+/** What the tool hooks see of a tool call. */
+export interface ToolHookCall {
+  /** navi's tool name. */
+  tool: string;
+  /** The call's arguments (navi's names). */
+  args: Record<string, unknown>;
+  /** The tool call id. */
+  callId: string;
+}
+
+/** How to build the hooks of a process. */
+export interface HooksOptions {
+  /** The command hooks loaded from settings files. */
+  commands?: readonly CommandHook[];
+  /** Hooks found but not run. */
+  skipped?: readonly SkippedHook[];
+  /** The workspace (hooks run in it; `NAVI_PROJECT_DIR`, `CLAUDE_PROJECT_DIR`). */
+  workspace: string;
+  /** The environment for hook processes (navi's secrets removed). */
+  childEnv(): Record<string, string>;
+  /** Removes known secrets from what hooks print before it goes anywhere. */
+  redact?(text: string): string;
+}
+
+const MODES: Record<string, string> = { ask: "default", auto: "bypassPermissions", plan: "plan" };
+
+/** The hooks of one navi process. Holds nothing running; `session()` gives the hooks of one conversation. */
+export class Hooks {
+  #opts: HooksOptions;
+  #commands: CommandHook[];
+  #plugins: PluginHook[] = [];
+  #last = new Map<object, HookAudit>();
+  #running = new Set<AbortController>();
+
+  /** Hooks from `opts.commands` (none: nothing is ever spawned). */
+  constructor(opts: HooksOptions) {
+    this.#opts = opts;
+    this.#commands = [...(opts.commands ?? [])];
+  }
+
+  /** Whether any hook (command or plugin) is configured for `event`. */
+  has(event: HookEvent): boolean {
+    return this.#commands.some((h) => h.event === event) || this.#plugins.some((h) => h.event === event);
+  }
+
+  /** Replace the plugins' hooks (after plugins loaded or reloaded). */
+  setPluginHooks(hooks: readonly PluginHook[]): void {
+    this.#plugins = [...hooks];
+  }
+
+  /** Hooks that were found but are not run (unknown events, other hook types). */
+  get skipped(): readonly SkippedHook[] {
+    return this.#opts.skipped ?? [];
+  }
+
+  /** Every loaded hook with its source and last result, for `/hooks`. */
+  list(): HookListing[] {
+    const commands = this.#commands.map((h): HookListing => ({
+      event: h.event,
+      matcher: h.matcher,
+      command: h.command,
+      source: h.line ? `${h.source.file}:${h.line}` : h.source.file,
+      level: h.source.level,
+      confined: h.confined,
+      ...(this.#last.has(h) ? { last: this.#last.get(h) } : {}),
+    }));
+    const plugins = this.#plugins.map((h): HookListing => ({
+      event: h.event,
+      matcher: h.matcher,
+      command: `plugin ${h.plugin}`,
+      source: `plugin ${h.plugin}`,
+      level: "plugin",
+      confined: true,
+      ...(this.#last.has(h) ? { last: this.#last.get(h) } : {}),
+    }));
+    return [...commands, ...plugins];
+  }
+
+  /** The hooks of one session. */
+  session(info: HookSessionInfo): SessionHooks {
+    return new SessionHooks(this, info);
+  }
+
+  /** End every running hook (navi is closing, SIGTERM). */
+  close(): void {
+    for (const c of this.#running) c.abort();
+  }
+
+  /** Run the hooks of `event` matching `match` with `fields`; see SessionHooks.fire. */
+  async run(
+    info: HookSessionInfo,
+    req: { event: HookEvent; match?: string; fields: Record<string, unknown>; tool?: ToolHookCall; signal?: AbortSignal },
+  ): Promise<HookOutcome> {
+    const plugins = this.#plugins.filter((h) => h.event === req.event && h.matches(req.match));
+    const commands = this.#commands.filter((h) => h.event === req.event);
+    if (!commands.length && !plugins.length) return noOutcome();
+    const { runEvent } = await import("./fire.ts");
+    const stop = new AbortController();
+    this.#running.add(stop);
+    const signal = req.signal ? AbortSignal.any([req.signal, stop.signal]) : stop.signal;
+    try {
+      return await runEvent({ ...req, signal }, {
+        commands,
+        plugins,
+        info,
+        workspace: this.#opts.workspace,
+        env: this.#opts.childEnv,
+        redact: this.#opts.redact,
+        mode: MODES[info.mode()] ?? info.mode(),
+        remember: (hook, audit) => {
+          this.#last.set(hook, audit);
+          info.audit?.(audit);
+        },
+      });
+    } finally {
+      this.#running.delete(stop);
+    }
+  }
+}
+
+/**
+ * The hooks of one session: what the agent, the tool-call runner and the conversation call. `fire` is also the
+ * entry for features outside this folder (subagents: `fire("SubagentStart" | "SubagentStop", {...})`).
+ */
+export class SessionHooks {
+  #hooks: Hooks;
+  #info: HookSessionInfo;
+
+  /** The hooks of `hooks` for the session `info`. */
+  constructor(hooks: Hooks, info: HookSessionInfo) {
+    this.#hooks = hooks;
+    this.#info = info;
+  }
+
+  /** Whether any hook is configured for `event` (nothing else is computed when none is). */
+  has(event: HookEvent): boolean {
+    return this.#hooks.has(event);
+  }
+
+  /**
+   * Run the hooks of `event` (in parallel, each bounded by its timeout) with the common input fields plus
+   * `fields`; `match` is what matchers are tested against (a session source, a notification type). Never
+   * throws; with no matching hook it spawns nothing and returns at once.
+   */
+  fire(
+    event: HookEvent,
+    fields: Record<string, unknown> = {},
+    opts: { match?: string; signal?: AbortSignal } = {},
+  ): Promise<HookOutcome> {
+    if (!this.has(event)) return Promise.resolve(noOutcome());
+    return this.#hooks.run(this.#info, { event, fields, ...opts }).catch(() => noOutcome());
+  }
+
+  /** Run the tool hooks of `event` for `call` (names and inputs in each hook's vocabulary). */
+  tool(
+    event: "PreToolUse" | "PostToolUse" | "PostToolUseFailure",
+    call: ToolHookCall,
+    opts: { fields?: Record<string, unknown>; signal?: AbortSignal } = {},
+  ): Promise<HookOutcome> {
+    if (!this.has(event)) return Promise.resolve(noOutcome());
+    return this.#hooks.run(this.#info, {
+      event,
+      fields: opts.fields ?? {},
+      tool: call,
+      match: call.tool,
+      signal: opts.signal,
+    }).catch(() => noOutcome());
+  }
+}
+
+export type { HookSandbox, HookVerdict };
