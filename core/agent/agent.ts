@@ -240,7 +240,9 @@ export class Agent {
     const { session, events = {} } = this.#opts;
     const { signal, result } = opts;
     await (this.#started ??= this.#sessionStart(this.#opts.sessionSource ?? "startup", signal));
-    const submit = await this.#opts.hooks?.fire("UserPromptSubmit", { prompt: promptText(prompt) }, { signal });
+    const submit = await this.#opts.hooks?.fire("UserPromptSubmit", { prompt: promptText(prompt) }, {
+      signal,
+    });
     if (submit) this.#hookNotes(submit);
     const refused = submit?.block ?? submit?.stop;
     if (refused !== undefined) {
@@ -306,7 +308,10 @@ export class Agent {
   }
 
   /** SessionStart hooks (once per agent, and after a compaction): their context joins the conversation. */
-  async #sessionStart(source: "startup" | "resume" | "clear" | "compact", signal?: AbortSignal): Promise<void> {
+  async #sessionStart(
+    source: "startup" | "resume" | "clear" | "compact",
+    signal?: AbortSignal,
+  ): Promise<void> {
     const out = await this.#opts.hooks?.fire("SessionStart", { source }, { match: source, signal });
     if (out) this.#hookNotes(out);
     this.#addHookContext(out);
@@ -352,7 +357,9 @@ export class Agent {
     const { session, chat, events, hooks } = this.#opts;
     const trigger = opts.reason === "manual" ? "manual" : "auto";
     if (hooks?.has("PreCompact")) {
-      this.#hookNotes(await hooks.fire("PreCompact", { trigger, custom_instructions: "" }, { match: trigger }));
+      this.#hookNotes(
+        await hooks.fire("PreCompact", { trigger, custom_instructions: "" }, { match: trigger }),
+      );
     }
     const run = {
       session,

@@ -252,11 +252,15 @@ export class ToolCallRunner {
   ): Promise<{ error: string } | { args: Record<string, unknown>; permission?: "allow" | "ask" }> {
     const hooks = this.#opts.hooks;
     if (!hooks?.has("PreToolUse")) return { args: at.args };
-    const pre = await hooks.tool("PreToolUse", { tool: at.call.name, args: at.args, callId: at.call.id }, { signal });
+    const pre = await hooks.tool("PreToolUse", { tool: at.call.name, args: at.args, callId: at.call.id }, {
+      signal,
+    });
     this.#tell(pre);
     if (pre.block !== undefined) return { error: pre.block };
     if (pre.stop !== undefined) return { error: `A hook stopped this call: ${pre.stop}` };
-    if (pre.permission === "deny") return { error: pre.reason ?? `${at.call.name} was denied by a PreToolUse hook` };
+    if (pre.permission === "deny") {
+      return { error: pre.reason ?? `${at.call.name} was denied by a PreToolUse hook` };
+    }
     let args = at.args;
     if (pre.updatedInput) {
       const bad = at.tool.check?.(pre.updatedInput);
@@ -278,7 +282,9 @@ export class ToolCallRunner {
     const fields = at.result.ok
       ? { tool_response: at.result }
       : { error: at.result.error, is_interrupt: signal.aborted };
-    const post = await hooks.tool(event, { tool: at.call.name, args: at.args, callId: at.call.id }, { fields });
+    const post = await hooks.tool(event, { tool: at.call.name, args: at.args, callId: at.call.id }, {
+      fields,
+    });
     this.#tell(post);
     const said = [post.block, ...post.context].filter(Boolean).join("\n");
     return said ? { ...at.result, hook_feedback: said } : at.result;

@@ -5,6 +5,7 @@ import { configPath } from "../home.ts";
 import { Extensions, listFiles } from "../extensions/mod.ts";
 import type { Env } from "../output/mod.ts";
 import { discoverPlugins } from "../plugins/mod.ts";
+import { hookFiles, hookTrustItems, type LoadedHooks, loadHooks } from "../hooks/mod.ts";
 import {
   type MergedConfig,
   Project,
@@ -40,6 +41,8 @@ export interface ProjectLayer {
   merged: MergedConfig;
   /** Where the folder stood before any question was asked. */
   state: TrustState;
+  /** The hooks of the user's and the project's settings files (project ones run only when trusted). */
+  hooks: LoadedHooks;
 }
 
 /** What the project's plugin folders would load (each module file), for the trust prompt. */
@@ -79,7 +82,7 @@ export async function readProjectLayer(
     user: Config;
     contributors?: readonly RunnableContributor[];
   },
-): Promise<{ project: Project; extensions: Extensions }> {
+): Promise<{ project: Project; extensions: Extensions; hooks: LoadedHooks }> {
   const project = Project.read({
     workspace: opts.workspace,
     home: opts.home,
@@ -90,10 +93,15 @@ export async function readProjectLayer(
   const extensions = await Extensions.load(project.layout.folders);
   project.addRunnables(pluginItems(project));
   project.addRunnables(extensions.runnables());
+  const userHome = opts.env.get("HOME");
+  const hooks = await loadHooks(
+    hookFiles({ userConfig: configPath(opts.home), userHome, layout: project.layout }),
+  );
+  project.addRunnables(hookTrustItems(hooks));
   for (const contribute of opts.contributors ?? []) {
     project.addRunnables(await contribute({ project, extensions }));
   }
-  return { project, extensions };
+  return { project, extensions, hooks };
 }
 
 async function fileTexts(items: readonly TrustItem[]): Promise<{ path: string; text: string }[]> {
@@ -118,7 +126,7 @@ export async function loadProjectLayer(
     contributors?: readonly RunnableContributor[];
   },
 ): Promise<ProjectLayer> {
-  const { project, extensions } = await readProjectLayer(opts);
+  const { project, extensions, hooks } = await readProjectLayer(opts);
   const store = new TrustStore(opts.home);
   const state = await project.trustState(store);
   project.trusted = state === "trusted";
@@ -131,5 +139,5 @@ export async function loadProjectLayer(
   const merged = project.merged();
   for (const line of [...project.problems, ...merged.problems, ...extensions.problems]) opts.report(line);
   if (!project.trusted && items.length) opts.report(untrustedLine(project.layout.root, items));
-  return { project, extensions, merged, state };
+  return { project, extensions, merged, state, hooks };
 }

@@ -3,7 +3,7 @@ import { type Config, loadConfig } from "../config/mod.ts";
 import type { EarlyServers, Elicit } from "../mcp/mod.ts";
 import type { Env } from "../output/mod.ts";
 import { cleanOrphans } from "../shells/mod.ts";
-import { hookFiles, hookTrustItems, type LoadedHooks, loadHooks } from "../hooks/mod.ts";
+import { hookFiles, loadHooks } from "../hooks/mod.ts";
 import { configPath } from "../home.ts";
 import type { Tool } from "../tool/mod.ts";
 import { NaviApp } from "./app.ts";
@@ -61,18 +61,17 @@ export async function bootApp(opts: BootOptions): Promise<NaviApp> {
   let app: NaviApp;
   try {
     const user = opts.config ?? await loadConfig(opts.home);
-    const places = { userConfig: configPath(opts.home), userHome: opts.env.get("HOME") };
-    let hooks: LoadedHooks | undefined;
-    const hookContributor: RunnableContributor = async ({ project }) =>
-      hookTrustItems(hooks = await loadHooks(hookFiles({ ...places, layout: project.layout })));
     const layer = opts.project === false ? undefined : await loadProjectLayer({
       ...opts,
       user,
       ask: opts.askTrust,
       report: (text) => opts.report?.({ kind: "warning", text }),
-      contributors: [...(opts.contributors ?? []), hookContributor],
     });
-    hooks ??= await loadHooks(hookFiles({ ...places, claude: user.compat?.claude ?? true }));
+    const hooks = layer?.hooks ?? await loadHooks(hookFiles({
+      userConfig: configPath(opts.home),
+      userHome: opts.env.get("HOME"),
+      claude: user.compat?.claude ?? true,
+    }));
     for (const text of hooks.problems) opts.report?.({ kind: "warning", text });
     const config = layer?.merged.config ?? user;
     app = new NaviApp({ ...opts, config, project: layer?.project, extensions: layer?.extensions, hooks });

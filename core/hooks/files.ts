@@ -32,7 +32,9 @@ export function hookFiles(places: HookPlaces): HookFile[] {
   const out: HookFile[] = [];
   const add = (path: string, source: HookSource, bare = false) => {
     const text = readText(path);
-    if (text !== undefined && text.includes("hooks")) out.push({ path, text, source, ...(bare ? { bare } : {}) });
+    if (text !== undefined && text.includes("hooks")) {
+      out.push({ path, text, source, ...(bare ? { bare } : {}) });
+    }
   };
   const claude = places.claude ?? places.layout?.compat.claude ?? true;
   add(places.userConfig, { file: places.userConfig, level: "user", vocabulary: "navi" });
@@ -40,7 +42,9 @@ export function hookFiles(places: HookPlaces): HookFile[] {
     const file = join(places.userHome, ".claude", "settings.json");
     add(file, { file, level: "user", vocabulary: "claude" });
   }
-  for (const file of places.layout?.configFiles ?? []) add(file, { file, level: "project", vocabulary: "navi" });
+  for (const file of places.layout?.configFiles ?? []) {
+    add(file, { file, level: "project", vocabulary: "navi" });
+  }
   if (claude) {
     for (const dir of places.layout?.dirs ?? []) {
       for (const name of ["settings.json", "settings.local.json"]) {
@@ -51,7 +55,12 @@ export function hookFiles(places: HookPlaces): HookFile[] {
     }
   }
   for (const b of places.bundles ?? []) {
-    add(b.file, { file: b.file, level: b.level, vocabulary: b.claude ? "claude" : "navi", pluginRoot: b.root }, true);
+    add(b.file, {
+      file: b.file,
+      level: b.level,
+      vocabulary: b.claude ? "claude" : "navi",
+      pluginRoot: b.root,
+    }, true);
   }
   return out;
 }

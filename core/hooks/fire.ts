@@ -50,7 +50,11 @@ function common(req: EventRequest, ctx: EventContext): Record<string, unknown> {
   };
 }
 
-async function runOne(hook: CommandHook, req: EventRequest, ctx: EventContext): Promise<HookVerdict | undefined> {
+async function runOne(
+  hook: CommandHook,
+  req: EventRequest,
+  ctx: EventContext,
+): Promise<HookVerdict | undefined> {
   const vocabulary = hook.source.vocabulary;
   const tool = req.tool && toolFields(req.tool, vocabulary, ctx.workspace);
   if (!hook.matches(tool ? tool.tool_name : req.match)) return undefined;
@@ -82,13 +86,19 @@ async function runOne(hook: CommandHook, req: EventRequest, ctx: EventContext): 
   return verdict;
 }
 
-async function runPlugin(hook: PluginHook, req: EventRequest, ctx: EventContext): Promise<HookVerdict | undefined> {
+async function runPlugin(
+  hook: PluginHook,
+  req: EventRequest,
+  ctx: EventContext,
+): Promise<HookVerdict | undefined> {
   const tool = req.tool && toolFields(req.tool, "navi", ctx.workspace);
   if (!hook.matches(tool ? tool.tool_name : req.match)) return undefined;
   const started = performance.now();
   let verdict: HookVerdict;
   try {
-    verdict = readDecision(await hook.call({ ...common(req, ctx), ...(tool ?? {}), ...req.fields }, req.signal));
+    verdict = readDecision(
+      await hook.call({ ...common(req, ctx), ...(tool ?? {}), ...req.fields }, req.signal),
+    );
   } catch (err) {
     verdict = { error: `plugin ${hook.plugin} hook ${req.event} failed: ${(err as Error).message}` };
   }

@@ -150,7 +150,13 @@ export class Hooks {
   /** Run the hooks of `event` matching `match` with `fields`; see SessionHooks.fire. */
   async run(
     info: HookSessionInfo,
-    req: { event: HookEvent; match?: string; fields: Record<string, unknown>; tool?: ToolHookCall; signal?: AbortSignal },
+    req: {
+      event: HookEvent;
+      match?: string;
+      fields: Record<string, unknown>;
+      tool?: ToolHookCall;
+      signal?: AbortSignal;
+    },
   ): Promise<HookOutcome> {
     const plugins = this.#plugins.filter((h) => h.event === req.event && h.matches(req.match));
     const commands = this.#commands.filter((h) => h.event === req.event);

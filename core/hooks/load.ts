@@ -58,7 +58,9 @@ function jsonProblem(file: HookFile, err: unknown): string {
   const message = (err as Error).message;
   const pos = /position (\d+)/.exec(message);
   const line = pos ? lineAt(file.text, Number(pos[1])) : 1;
-  return `${file.path}:${line}: not valid JSON (${message.replace(/\s*\(line \d+ column \d+\)/, "")}); its hooks are not loaded`;
+  return `${file.path}:${line}: not valid JSON (${
+    message.replace(/\s*\(line \d+ column \d+\)/, "")
+  }); its hooks are not loaded`;
 }
 
 /** Read the hooks of `files`, in order. */
@@ -145,10 +147,16 @@ function readHook(
 ): Omit<CommandHook, "matcher" | "matches"> | string {
   const h = at.h as Record<string, unknown> | null;
   if (!h || typeof h !== "object" || Array.isArray(h)) return `${at.name} must be an object`;
-  if (h.type !== "command") return `skip:hook type ${JSON.stringify(h.type)} is not supported (navi runs "command")`;
-  if (typeof h.command !== "string" || !h.command.trim()) return `${at.name}.command must be a non-empty string`;
+  if (h.type !== "command") {
+    return `skip:hook type ${JSON.stringify(h.type)} is not supported (navi runs "command")`;
+  }
+  if (typeof h.command !== "string" || !h.command.trim()) {
+    return `${at.name}.command must be a non-empty string`;
+  }
   const timeout = h.timeout ?? DEFAULT_TIMEOUT_S;
-  if (typeof timeout !== "number" || !(timeout > 0)) return `${at.name}.timeout must be a positive number of seconds`;
+  if (typeof timeout !== "number" || !(timeout > 0)) {
+    return `${at.name}.timeout must be a positive number of seconds`;
+  }
   for (const key of ["sandbox", "network"] as const) {
     if (h[key] !== undefined && typeof h[key] !== "boolean") return `${at.name}.${key} must be true or false`;
   }

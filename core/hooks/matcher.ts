@@ -21,6 +21,8 @@ export function compileMatcher(matcher: string | undefined): CompiledMatcher {
     const re = RE2JS.compile(RE2JS.translateRegExp(text));
     return { test: (value) => value !== undefined && re.matcher(value).find() };
   } catch (err) {
-    return { error: `matcher ${JSON.stringify(text)} is not a valid regular expression (${(err as Error).message})` };
+    return {
+      error: `matcher ${JSON.stringify(text)} is not a valid regular expression (${(err as Error).message})`,
+    };
   }
 }

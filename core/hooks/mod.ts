@@ -15,8 +15,8 @@
 export {
   type HookListing,
   Hooks,
-  type HooksOptions,
   type HookSessionInfo,
+  type HooksOptions,
   type PluginHook,
   SessionHooks,
   type ToolHookCall,

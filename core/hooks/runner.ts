@@ -49,7 +49,11 @@ function killGroup(pid: number): void {
 }
 
 /** Run `hook` with `input` on stdin; never throws, never outlives its timeout. */
-export async function runCommandHook(hook: CommandHook, input: string, ctx: RunContext): Promise<HookRunOutput> {
+export async function runCommandHook(
+  hook: CommandHook,
+  input: string,
+  ctx: RunContext,
+): Promise<HookRunOutput> {
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
   let argv = ["bash", "-c", hook.command];
@@ -58,7 +62,13 @@ export async function runCommandHook(hook: CommandHook, input: string, ctx: RunC
     if (!ctx.sandbox) return { code: null, stdout: "", stderr: "", ended: "not run: no sandbox", ms: ms() };
     confined = await ctx.sandbox.wrap(argv, { command: hook.command, cwd: ctx.cwd, network: hook.network });
     if (!confined.ok || !confined.argv) {
-      return { code: null, stdout: "", stderr: "", ended: `not run: ${confined.error ?? "sandbox refused"}`, ms: ms() };
+      return {
+        code: null,
+        stdout: "",
+        stderr: "",
+        ended: `not run: ${confined.error ?? "sandbox refused"}`,
+        ms: ms(),
+      };
     }
     argv = confined.argv;
   }
@@ -75,7 +85,13 @@ export async function runCommandHook(hook: CommandHook, input: string, ctx: RunC
       detached: true,
     }).spawn();
   } catch (err) {
-    return { code: null, stdout: "", stderr: "", ended: `could not start: ${(err as Error).message}`, ms: ms() };
+    return {
+      code: null,
+      stdout: "",
+      stderr: "",
+      ended: `could not start: ${(err as Error).message}`,
+      ms: ms(),
+    };
   }
   let ended: string | undefined;
   const end = (why: string) => {
@@ -89,7 +105,11 @@ export async function runCommandHook(hook: CommandHook, input: string, ctx: RunC
   const writer = child.stdin.getWriter();
   writer.write(new TextEncoder().encode(input)).then(() => writer.close()).catch(() => {});
   try {
-    const [status, stdout, stderr] = await Promise.all([child.status, capped(child.stdout), capped(child.stderr)]);
+    const [status, stdout, stderr] = await Promise.all([
+      child.status,
+      capped(child.stdout),
+      capped(child.stderr),
+    ]);
     return { code: ended ? null : status.code, stdout, stderr, ...(ended ? { ended } : {}), ms: ms() };
   } finally {
     clearTimeout(timer);

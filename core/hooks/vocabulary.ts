@@ -13,12 +13,24 @@ interface Mapping {
 }
 
 const MAPPINGS: Record<string, Mapping> = {
-  bash: { claude: "Bash", fields: { command: "command", timeout_ms: "timeout", run_in_background: "run_in_background" } },
-  read_file: { claude: "Read", fields: { path: "file_path", offset: "offset", limit: "limit" }, paths: ["path"] },
+  bash: {
+    claude: "Bash",
+    fields: { command: "command", timeout_ms: "timeout", run_in_background: "run_in_background" },
+  },
+  read_file: {
+    claude: "Read",
+    fields: { path: "file_path", offset: "offset", limit: "limit" },
+    paths: ["path"],
+  },
   write_file: { claude: "Write", fields: { path: "file_path", content: "content" }, paths: ["path"] },
   edit_file: {
     claude: "Edit",
-    fields: { path: "file_path", old_string: "old_string", new_string: "new_string", replace_all: "replace_all" },
+    fields: {
+      path: "file_path",
+      old_string: "old_string",
+      new_string: "new_string",
+      replace_all: "replace_all",
+    },
     paths: ["path"],
   },
   glob: { claude: "Glob", fields: { pattern: "pattern", path: "path" }, paths: ["path"] },

@@ -332,7 +332,10 @@ export class SessionSandbox implements CommandSandbox {
   }
 
   /** Wrap `argv` like `Sandbox.wrap`, in the session's network namespace. */
-  async wrap(argv: string[], opts: { command: string; cwd: string; network?: boolean }): Promise<SandboxedCommand> {
+  async wrap(
+    argv: string[],
+    opts: { command: string; cwd: string; network?: boolean },
+  ): Promise<SandboxedCommand> {
     if (this.#closed) return { ok: false, error: "the session has ended" };
     const net = await (this.#net ??= this.#sandbox.network().catch(() => undefined));
     return this.#sandbox.wrap(argv, { ...opts, net });

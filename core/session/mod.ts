@@ -6,9 +6,9 @@
 export { listSessions, newestSessionIn, resolveSessionId, type SessionSummary } from "./list.ts";
 export type {
   AuditRecord,
-  HookRecord,
   CheckpointRecord,
   DeferredState,
+  HookRecord,
   RequestRecord,
   RewriteRecord,
   SessionMeta,

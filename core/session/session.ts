@@ -3,9 +3,9 @@ import type { OpenAITool, TodoItem } from "../tool/mod.ts";
 import { acquireLock, type HeldLock, inUse } from "./lock.ts";
 import {
   type AuditRecord,
-  type HookRecord,
   type CheckpointRecord,
   type DeferredState,
+  type HookRecord,
   parseLines,
   replayMessages,
   type RequestRecord,
