@@ -1,5 +1,6 @@
 // Reading hooks from settings files: Claude Code's `"hooks"` shape, checked entry by entry; every problem is one
 // line naming `file:line`, and a file with problems still loads its good entries.
+import { jsonErrorAt } from "./json_error.ts";
 import { compileMatcher } from "./matcher.ts";
 import { type CommandHook, HOOK_EVENTS, type HookEvent, type HookSource, type SkippedHook } from "./types.ts";
 
@@ -54,13 +55,11 @@ class Lines {
   }
 }
 
-function jsonProblem(file: HookFile, err: unknown): string {
-  const message = (err as Error).message;
-  const pos = /position (\d+)/.exec(message);
-  const line = pos ? lineAt(file.text, Number(pos[1])) : 1;
-  return `${file.path}:${line}: not valid JSON (${
-    message.replace(/\s*\(line \d+ column \d+\)/, "")
-  }); its hooks are not loaded`;
+function jsonProblem(file: HookFile): string {
+  const at = jsonErrorAt(file.text);
+  const line = at ? lineAt(file.text, at.offset) : 1;
+  const what = at ? `expected ${at.expected}` : "unreadable";
+  return `${file.path}:${line}: not valid JSON (${what}); its hooks are not loaded`;
 }
 
 /** Read the hooks of `files`, in order. */
@@ -70,8 +69,8 @@ export function loadHookFiles(files: readonly HookFile[]): LoadedHooks {
     let raw: unknown;
     try {
       raw = JSON.parse(file.text);
-    } catch (err) {
-      out.problems.push(jsonProblem(file, err));
+    } catch {
+      out.problems.push(jsonProblem(file));
       continue;
     }
     const plain = (v: unknown): v is Record<string, unknown> =>

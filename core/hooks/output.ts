@@ -29,7 +29,6 @@ export function readDecision(value: unknown): HookVerdict {
   if (o.decision === "approve") v.permission = "allow";
   const perm = specific.permissionDecision;
   if (perm === "allow" || perm === "deny" || perm === "ask") v.permission = perm;
-  if (v.block && !perm) v.permission = undefined;
   if (reason && (v.permission || v.block)) v.reason = reason;
   const updated = specific.updatedInput;
   if (updated && typeof updated === "object" && !Array.isArray(updated)) {
