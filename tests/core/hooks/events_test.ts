@@ -1,0 +1,115 @@
+// The session events as a user's own hooks (config.json, navi's vocabulary) see them: the input on stdin,
+// SessionStart and Stop, the audit, and `/hooks` listing each hook with its last result.
+import { join } from "node:path";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  llmConfig,
+  runNavi,
+  tempDir,
+  writeConfig,
+} from "../../helpers.ts";
+import { startLlmServer, type Step } from "../../support/llm_server.ts";
+import { userHomeEnv } from "../../support/project_fixture.ts";
+
+type Msg = { role: string; content?: unknown };
+
+async function world(hooks: Record<string, unknown>, script: Step[] | ((i: number) => Step)) {
+  const home = await tempDir();
+  const userHome = await tempDir();
+  const ws = await tempDir();
+  const server = startLlmServer(typeof script === "function" ? (i) => script(i) : script);
+  await writeConfig(home.path, { ...llmConfig(server.url), hooks });
+  return {
+    home: home.path,
+    ws: ws.path,
+    server,
+    run: (args: string[], stdin?: string) =>
+      runNavi(args, { home: home.path, cwd: ws.path, env: userHomeEnv(userHome.path), stdin }),
+    async [Symbol.asyncDispose]() {
+      await server.close();
+      for (const d of [home, userHome, ws]) await d[Symbol.asyncDispose]();
+    },
+  };
+}
+
+const command = (
+  c: string,
+  extra: Record<string, unknown> = {},
+) => [{ hooks: [{ type: "command", command: c, ...extra }] }];
+
+Deno.test("SessionStart: the input carries the common fields and source startup; plain stdout joins the context", async () => {
+  await using t = await world({
+    SessionStart: command('cat > "$NAVI_PROJECT_DIR/start.json"; echo "branch: feature/login"'),
+  }, [{ text: "ok" }]);
+  const r = await t.run(["-p", "hi", "--output-format", "json"]);
+  assertEquals(r.code, 0, r.stderr);
+  const id = JSON.parse(r.stdout).session_id;
+  const input = JSON.parse(await Deno.readTextFile(join(t.ws, "start.json")));
+  assertEquals(input.session_id, id);
+  assertEquals(input.hook_event_name, "SessionStart");
+  assertEquals(input.source, "startup");
+  assertEquals(input.cwd, await Deno.realPath(t.ws).catch(() => t.ws));
+  assertEquals(input.permission_mode, "default");
+  assertMatch(input.transcript_path, new RegExp(`${id}\\.jsonl$`));
+  const sent = JSON.stringify(t.server.requests[0].body.messages as Msg[]);
+  assertMatch(sent, /branch: feature\/login/);
+});
+
+Deno.test("Stop: exit 2 makes the loop continue with the hook's reason; stop_hook_active then lets it stop", async () => {
+  const stop =
+    `if [ "$(jq -r .stop_hook_active)" = "false" ]; then echo "run the tests first" >&2; exit 2; fi`;
+  await using t = await world({ Stop: command(stop) }, [{ text: "first answer" }, { text: "tests pass" }]);
+  const r = await t.run(["-p", "fix it"]);
+  assertEquals(r.code, 0, r.stderr);
+  assertEquals(r.stdout.trim().split("\n").at(-1), "tests pass");
+  assertEquals(t.server.requests.length, 2);
+  const second = JSON.stringify(t.server.requests[1].body.messages);
+  assertMatch(second, /A Stop hook asks you to continue: run the tests first/);
+});
+
+Deno.test("UserPromptSubmit exit 2 blocks the prompt: nothing is sent, the user sees the reason", async () => {
+  await using t = await world({
+    UserPromptSubmit: command('grep -q password && { echo "no secrets in prompts" >&2; exit 2; }; exit 0'),
+  }, [{ text: "never" }]);
+  const r = await t.run(["-p", "my password is hunter2"]);
+  assertEquals(t.server.requests.length, 0);
+  assertMatch(r.stderr, /UserPromptSubmit hook blocked the prompt: no secrets in prompts/);
+});
+
+Deno.test("/hooks lists each loaded hook with its source and last result; the session's audit has the runs", async () => {
+  await using t = await world({
+    UserPromptSubmit: command("echo context-from-hook"),
+    PreToolUse: [{ matcher: "bash", hooks: [{ type: "command", command: "exit 3" }] }],
+  }, [{ text: "hello back" }]);
+  const r = await t.run([], "hello\n/hooks\n/exit\n");
+  assertEquals(r.code, 0, r.stderr);
+  const config = join(t.home, "config.json");
+  const rows = r.stdout.split("\n").filter((l) =>
+    l.startsWith("UserPromptSubmit") || l.startsWith("PreToolUse")
+  );
+  assertEquals(rows.length, 2, r.stdout);
+  assertMatch(
+    rows[0],
+    new RegExp(`^UserPromptSubmit +\\* +echo context-from-hook +${config}:\\d+ +ok \\(exit 0, \\d+ ms\\)$`),
+  );
+  assertMatch(rows[1], new RegExp(`^PreToolUse +bash +exit 3 +${config}:\\d+ +not run yet$`));
+  const sessions = join(t.home, "sessions");
+  let records: Record<string, unknown>[] = [];
+  for await (const e of Deno.readDir(sessions)) {
+    if (e.name.endsWith(".jsonl")) {
+      records = (await Deno.readTextFile(join(sessions, e.name))).split("\n").filter(Boolean).map((l) =>
+        JSON.parse(l)
+      );
+    }
+  }
+  const runs = records.filter((x) => x.type === "hook");
+  assertEquals(runs.map((x) => [x.event, x.exit, x.result, x.command]), [[
+    "UserPromptSubmit",
+    0,
+    "ok",
+    "echo context-from-hook",
+  ]]);
+  assert(typeof runs[0].ms === "number");
+});
