@@ -118,9 +118,11 @@ export class NaviApp {
     });
   }
 
-  /** Load (or reload) the plugin directory; returns one report per file. */
-  loadPlugins(): Promise<PluginReport[]> {
-    return this.plugins.load();
+  /** Load (or reload) the plugin directory and the plugins' hooks; returns one report per file. */
+  async loadPlugins(): Promise<PluginReport[]> {
+    const reports = await this.plugins.load();
+    for (const line of await this.hooks.setPluginHooks(this.plugins.hooks())) this.log("plugins.log", line);
+    return reports;
   }
 
   /** The environment for child processes of tools: navi's own, without the secrets it knows. */

@@ -1,14 +1,15 @@
 // The loaded hooks of one navi process, and the hooks of one session: which hooks match an event, running them
 // in parallel (commands through the lazily loaded runner, plugin handlers in their workers), the audit and
 // the last result of each for `/hooks`.
+import type { PluginHookSpec } from "../plugins/mod.ts";
 import type { HookSandbox } from "./runner.ts";
 import {
   type CommandHook,
+  HOOK_EVENTS,
   type HookAudit,
   type HookEvent,
   type HookOutcome,
   type HookSource,
-  type HookVerdict,
   noOutcome,
   type SkippedHook,
 } from "./types.ts";
@@ -104,9 +105,28 @@ export class Hooks {
     return this.#commands.some((h) => h.event === event) || this.#plugins.some((h) => h.event === event);
   }
 
-  /** Replace the plugins' hooks (after plugins loaded or reloaded). */
-  setPluginHooks(hooks: readonly PluginHook[]): void {
-    this.#plugins = [...hooks];
+  /**
+   * Replace the plugins' hooks (after plugins loaded or reloaded); returns one line per hook that cannot run
+   * (an unknown event, an invalid matcher), naming the plugin.
+   */
+  async setPluginHooks(specs: readonly PluginHookSpec[]): Promise<string[]> {
+    this.#plugins = [];
+    if (!specs.length) return [];
+    const { compileMatcher } = await import("./matcher.ts");
+    const problems: string[] = [];
+    for (const spec of specs) {
+      if (!(HOOK_EVENTS as readonly string[]).includes(spec.event)) {
+        problems.push(`plugin ${spec.plugin}: navi.on(${JSON.stringify(spec.event)}): no such hook event`);
+        continue;
+      }
+      const m = compileMatcher(spec.matcher);
+      if ("error" in m) {
+        problems.push(`plugin ${spec.plugin}: navi.on(${JSON.stringify(spec.event)}): ${m.error}`);
+        continue;
+      }
+      this.#plugins.push({ ...spec, event: spec.event as HookEvent, matches: m.test });
+    }
+    return problems;
   }
 
   /** Hooks that were found but are not run (unknown events, other hook types). */
@@ -234,5 +254,3 @@ export class SessionHooks {
     }).catch(() => noOutcome());
   }
 }
-
-export type { HookSandbox, HookVerdict };

@@ -5,6 +5,10 @@
  * @module
  */
 export type {
+  HookDecision as PluginHookDecision,
+  HookEventName as PluginHookEvent,
+  HookHandler as PluginHookHandler,
+  HookInput as PluginHookInput,
   NaviPluginApi,
   ParametersSchema as PluginParametersSchema,
   PermissionGrant,
@@ -13,7 +17,13 @@ export type {
   ToolDefinition as PluginToolDefinition,
   ToolResult as PluginToolResult,
 } from "./api.ts";
-export { type PluginEvent, PluginLoader, type PluginLoaderOptions, type PluginReport } from "./loader.ts";
+export {
+  type PluginEvent,
+  type PluginHookSpec,
+  PluginLoader,
+  type PluginLoaderOptions,
+  type PluginReport,
+} from "./loader.ts";
 export {
   DEFAULT_PERMISSIONS,
   describePermissions,
