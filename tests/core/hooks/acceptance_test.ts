@@ -12,6 +12,7 @@ import {
 } from "../../helpers.ts";
 import { startLlmServer, type Step } from "../../support/llm_server.ts";
 import { mcpJson, userHomeEnv } from "../../support/project_fixture.ts";
+import { markedSleep, pidsWith } from "../../support/navi_process.ts";
 
 type Msg = { role: string; content?: unknown; tool_call_id?: string };
 type Body = { messages: Msg[] };
@@ -162,9 +163,10 @@ Deno.test("updatedInput from a PreToolUse hook rewrites the command that runs", 
   assertEquals(await Deno.readTextFile(join(t.repo, "out.txt")), "rewritten\n");
 });
 
-Deno.test("a hook that sleeps past its timeout is ended: navi goes on and says so in one line", async () => {
+Deno.test("a hook that sleeps past its timeout is ended with what it started: navi goes on and says so in one line", async () => {
+  const sleep = markedSleep();
   await using t = await project(
-    { PreToolUse: [{ matcher: "Bash", hooks: [hook("sleep 30", { timeout: 1 })] }] },
+    { PreToolUse: [{ matcher: "Bash", hooks: [hook(`${sleep.command}; echo late`, { timeout: 1 })] }] },
     { model: calling([{ name: "bash", arguments: { command: "echo ran > ran.txt" } }]) },
   );
   const started = Date.now();
@@ -172,7 +174,8 @@ Deno.test("a hook that sleeps past its timeout is ended: navi goes on and says s
   assertEquals(r.code, 0, r.stderr);
   assert(Date.now() - started < 25_000, "navi did not wait for the sleeping hook");
   assertEquals(await Deno.readTextFile(join(t.repo, "ran.txt")), "ran\n");
-  assertMatch(r.stderr, /hook sleep 30 timed out/);
+  assertMatch(r.stderr, new RegExp(`hook ${sleep.command}; echo late timed out`));
+  assertEquals(pidsWith(sleep.marker), [], "the hook's sleep was ended with it");
 });
 
 Deno.test("a project hook that writes to $HOME fails inside the sandbox; the workspace stays writable", async () => {
