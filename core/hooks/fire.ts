@@ -1,9 +1,17 @@
 // One event's run: the matching hooks in parallel, each with the input in its own vocabulary; their verdicts
 // combined, each run remembered and audited. Loaded on first use, so a navi without hooks never evaluates it.
-import type { HookSessionInfo, PluginHook, ToolHookCall } from "./hooks.ts";
 import { combine, readDecision, readRun } from "./output.ts";
 import { runCommandHook } from "./runner.ts";
-import type { CommandHook, HookAudit, HookEvent, HookOutcome, HookVerdict } from "./types.ts";
+import type {
+  CommandHook,
+  HookAudit,
+  HookEvent,
+  HookOutcome,
+  HookSessionInfo,
+  HookVerdict,
+  PluginHook,
+  ToolHookCall,
+} from "./types.ts";
 import { fromClaudeInput, hookToolName, toClaudeInput } from "./vocabulary.ts";
 
 /** What runEvent works with. */

@@ -2,31 +2,19 @@
 // in parallel (commands through the lazily loaded runner, plugin handlers in their workers), the audit and
 // the last result of each for `/hooks`.
 import type { PluginHookSpec } from "../plugins/mod.ts";
-import type { HookSandbox } from "./runner.ts";
 import {
   type CommandHook,
   HOOK_EVENTS,
   type HookAudit,
   type HookEvent,
   type HookOutcome,
+  type HookSessionInfo,
   type HookSource,
   noOutcome,
+  type PluginHook,
   type SkippedHook,
+  type ToolHookCall,
 } from "./types.ts";
-
-/** A hook a plugin registered with `navi.on(event, handler)`: runs in the plugin's worker. */
-export interface PluginHook {
-  /** The event. */
-  event: HookEvent;
-  /** The plugin's name. */
-  plugin: string;
-  /** Tool names it is for (from `navi.on(event, { matcher }, handler)`); "" for all. */
-  matcher: string;
-  /** Whether the matcher accepts a value. */
-  matches(value: string | undefined): boolean;
-  /** Calls the handler in the worker with the hook input; resolves to its decision (or undefined). */
-  call(input: Record<string, unknown>, signal?: AbortSignal): Promise<unknown>;
-}
 
 /** One loaded hook with its last result, as `/hooks` lists it. */
 export interface HookListing {
@@ -44,30 +32,6 @@ export interface HookListing {
   confined: boolean;
   /** The last run: exit code (or how it ended), result word and milliseconds. */
   last?: HookAudit;
-}
-
-/** The session a hook runs for: the common input fields and where its runs are audited. */
-export interface HookSessionInfo {
-  /** The session's id. */
-  sessionId: string;
-  /** The session's JSONL file. */
-  transcriptPath: string;
-  /** The approval mode now (`permission_mode`: ask -> default, auto -> bypassPermissions, plan -> plan). */
-  mode(): string;
-  /** Records one run in the session's audit. */
-  audit?(record: HookAudit): void;
-  /** The sandbox confined hooks run in. */
-  sandbox?: HookSandbox;
-}
-
-/** What the tool hooks see of a tool call. */
-export interface ToolHookCall {
-  /** navi's tool name. */
-  tool: string;
-  /** The call's arguments (navi's names). */
-  args: Record<string, unknown>;
-  /** The tool call id. */
-  callId: string;
 }
 
 /** How to build the hooks of a process. */

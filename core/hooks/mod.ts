@@ -12,18 +12,9 @@
  * and the runner is never loaded.
  * @module
  */
-export {
-  type HookListing,
-  Hooks,
-  type HookSessionInfo,
-  type HooksOptions,
-  type PluginHook,
-  SessionHooks,
-  type ToolHookCall,
-} from "./hooks.ts";
+export { type HookListing, Hooks, type HooksOptions, SessionHooks } from "./hooks.ts";
 export { hookFiles, type HookPlaces, hookTrustItems, loadHooks } from "./files.ts";
 export type { HookFile, LoadedHooks } from "./load.ts";
-export type { HookSandbox } from "./runner.ts";
 export {
   type CommandHook,
   HOOK_EVENTS,
@@ -31,8 +22,12 @@ export {
   type HookEvent,
   type HookOutcome,
   type HookRunOutput,
+  type HookSandbox,
+  type HookSessionInfo,
   type HookSource,
   type HookVerdict,
   noOutcome,
+  type PluginHook,
   type SkippedHook,
+  type ToolHookCall,
 } from "./types.ts";

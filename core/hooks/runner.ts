@@ -2,16 +2,10 @@
 // stdin, stdout and stderr capped at 10,000 characters each, ended (with every process below it) at its
 // timeout or when navi stops. Not detached: a detached spawn forks navi's whole process (about 8 ms more).
 import type { SandboxedCommand } from "../tool/mod.ts";
-import type { CommandHook, HookRunOutput } from "./types.ts";
+import type { CommandHook, HookRunOutput, HookSandbox } from "./types.ts";
 
 /** Characters of stdout and of stderr kept from one hook run. */
 export const OUTPUT_CAP = 10_000;
-
-/** What wraps a confined hook's argv (the session's sandbox). */
-export interface HookSandbox {
-  /** See the sandbox's `wrap`; `network` lets this one command use the network. */
-  wrap(argv: string[], opts: { command: string; cwd: string; network?: boolean }): Promise<SandboxedCommand>;
-}
 
 /** How to run hooks. */
 export interface RunContext {

@@ -1,4 +1,5 @@
 // The shapes of hooks: events, one configured command hook, what a run produced and what a batch decided.
+import type { SandboxedCommand } from "../tool/mod.ts";
 
 /** Every event a hook may be configured for (Claude Code's names). */
 export const HOOK_EVENTS = [
@@ -139,4 +140,48 @@ export interface HookAudit {
 /** An empty outcome (no hook matched). */
 export function noOutcome(): HookOutcome {
   return { ran: 0, context: [], messages: [] };
+}
+
+/** What wraps a confined hook's argv (the session's sandbox). */
+export interface HookSandbox {
+  /** See the sandbox's `wrap`; `network` lets this one command use the network. */
+  wrap(argv: string[], opts: { command: string; cwd: string; network?: boolean }): Promise<SandboxedCommand>;
+}
+
+/** A hook a plugin registered with `navi.on(event, handler)`: runs in the plugin's worker. */
+export interface PluginHook {
+  /** The event. */
+  event: HookEvent;
+  /** The plugin's name. */
+  plugin: string;
+  /** Tool names it is for (from `navi.on(event, { matcher }, handler)`); "" for all. */
+  matcher: string;
+  /** Whether the matcher accepts a value. */
+  matches(value: string | undefined): boolean;
+  /** Calls the handler in the worker with the hook input; resolves to its decision (or undefined). */
+  call(input: Record<string, unknown>, signal?: AbortSignal): Promise<unknown>;
+}
+
+/** The session a hook runs for: the common input fields and where its runs are audited. */
+export interface HookSessionInfo {
+  /** The session's id. */
+  sessionId: string;
+  /** The session's JSONL file. */
+  transcriptPath: string;
+  /** The approval mode now (`permission_mode`: ask -> default, auto -> bypassPermissions, plan -> plan). */
+  mode(): string;
+  /** Records one run in the session's audit. */
+  audit?(record: HookAudit): void;
+  /** The sandbox confined hooks run in. */
+  sandbox?: HookSandbox;
+}
+
+/** What the tool hooks see of a tool call. */
+export interface ToolHookCall {
+  /** navi's tool name. */
+  tool: string;
+  /** The call's arguments (navi's names). */
+  args: Record<string, unknown>;
+  /** The tool call id. */
+  callId: string;
 }
