@@ -182,7 +182,11 @@ Deno.test("hooks cost nothing unused: their face evaluates no npm package, and r
   }
   const lazy = ["core/hooks/fire.ts", "core/hooks/runner.ts", "core/hooks/load.ts", "core/hooks/matcher.ts"];
   assertEquals(lazy.filter((f) => reached.has(f)), []);
-  assertEquals(lazy.every((f) => edges.some((e) => e.to === f)), true, "they are in the graph, behind import()");
+  assertEquals(
+    lazy.every((f) => edges.some((e) => e.to === f)),
+    true,
+    "they are in the graph, behind import()",
+  );
 });
 
 Deno.test("navi acp loads no terminal front: core/acp reaches no core/cli file, markdown or highlighting", async () => {
