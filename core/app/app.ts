@@ -5,7 +5,7 @@ import { type EarlyServers, McpService } from "../mcp/mod.ts";
 import { Hooks, type LoadedHooks } from "../hooks/mod.ts";
 import { fileMentions, type MentionProvider } from "../mentions/mod.ts";
 import { type Env, escapeControls, Secrets } from "../output/mod.ts";
-import { PluginLoader, type PluginReport } from "../plugins/mod.ts";
+import { type PluginBundle, PluginLoader, type PluginReport } from "../plugins/mod.ts";
 import { presetKeyRefs } from "../provider/mod.ts";
 import type { Project } from "../project/mod.ts";
 import { Sandbox } from "../sandbox/mod.ts";
@@ -32,6 +32,8 @@ export interface AppOptions {
   extensions?: Extensions;
   /** The hooks read from the settings files (project ones run only when the project is trusted). */
   hooks?: LoadedHooks;
+  /** The plugin bundles found (their commands, skills, hooks and servers are already in the layer). */
+  bundles?: readonly PluginBundle[];
 }
 
 /** The objects one navi process works with: registry, plugins, MCP servers, secrets. Create as many as you like. */
@@ -65,6 +67,8 @@ export class NaviApp {
   readonly extensions: Extensions;
   /** The loaded hooks (command hooks from settings files, plugin hooks once plugins load). */
   readonly hooks: Hooks;
+  /** The plugin bundles of the user's plugins directory and, when trusted, the project's. */
+  readonly bundles: readonly PluginBundle[];
   #closers: (() => void | Promise<void>)[] = [];
 
   /** Register the built-ins and prepare plugins, MCP and secrets; nothing is loaded or connected yet. */
@@ -109,6 +113,7 @@ export class NaviApp {
     });
     this.mentions = [this.mcp.mentions(), fileMentions(this.workspace)];
     const trusted = opts.project?.trusted === true;
+    this.bundles = (opts.bundles ?? []).filter((b) => b.level === "user" || trusted);
     this.hooks = new Hooks({
       commands: opts.hooks?.hooks.filter((h) => h.source.level !== "project" || trusted),
       skipped: opts.hooks?.skipped,
@@ -116,6 +121,14 @@ export class NaviApp {
       childEnv: () => this.childEnv(),
       redact: (text) => this.secrets.redact(text),
     });
+  }
+
+  /**
+   * The `agents/` folders of the plugin bundles (user bundles first), for subagent definitions: each holds
+   * one Markdown file per agent, as Claude Code's plugins lay them out.
+   */
+  agentDirs(): string[] {
+    return this.bundles.flatMap((b) => (b.agents ? [b.agents] : []));
   }
 
   /** Load (or reload) the plugin directory and the plugins' hooks; returns one report per file. */

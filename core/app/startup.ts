@@ -74,7 +74,8 @@ export async function bootApp(opts: BootOptions): Promise<NaviApp> {
     }));
     for (const text of hooks.problems) opts.report?.({ kind: "warning", text });
     const config = layer?.merged.config ?? user;
-    app = new NaviApp({ ...opts, config, project: layer?.project, extensions: layer?.extensions, hooks });
+    const { project, extensions, bundles } = layer ?? {};
+    app = new NaviApp({ ...opts, config, project, extensions, hooks, bundles });
   } catch (err) {
     await Promise.all([...(opts.early?.values() ?? [])].map((p) => p.stop()));
     throw err;

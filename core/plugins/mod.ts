@@ -1,7 +1,8 @@
 /**
  * Plugins: discovery in `$NAVI_HOME/plugins`, compilation of TypeScript plugins, each plugin run in its own
  * Deno worker with the permissions it declares (the worker side is `./worker/`), cached definitions, and the
- * plugin API (`./api.ts`, from which plugins/navi.d.ts is generated).
+ * plugin API (`./api.ts`, from which plugins/navi.d.ts is generated); plugin bundles (a folder with commands,
+ * skills, agents, hooks and MCP servers beside its tools, Claude Code's plugin layout included).
  * @module
  */
 export type {
@@ -32,3 +33,4 @@ export {
   workerPermissions,
 } from "./permissions.ts";
 export { discoverPlugins, pluginsDir } from "./source.ts";
+export { expandPluginRoot, findBundles, type PluginBundle, readBundle } from "./bundles.ts";
