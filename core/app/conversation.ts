@@ -65,6 +65,8 @@ export interface ConversationOptions {
   commandRunner?: CommandRunner;
   /** The clock of retry waits, the deferral's cache TTL and session timestamps (default the system clock). */
   clock?: Clock;
+  /** This conversation replaces one the user cleared (`/clear`): SessionStart hooks see source `clear`. */
+  cleared?: boolean;
 }
 
 /** Everything one conversation needs, wired together. */
@@ -91,10 +93,11 @@ export interface Conversation {
   /** The session's background shells (`/shells`, the status line). */
   shells: ShellManager;
   /**
-   * Stop the checkpoint recorder and the session's background shells, end its network namespace and release
-   * the session (its lock); also done by `app.close()`. Safe to call twice.
+   * Run the SessionEnd hooks (`reason`, default `other`), stop the checkpoint recorder and the session's
+   * background shells, end its network namespace and release the session (its lock); also done by
+   * `app.close()`. Safe to call twice.
    */
-  close(): Promise<void>;
+  close(reason?: "clear" | "prompt_input_exit" | "other"): Promise<void>;
   /** Whether this conversation continues a saved session. */
   resumed: boolean;
 }
@@ -119,8 +122,9 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
   const events = hooked.events = notifying(opts.events, hooks);
   const ckpt = checkpointing(app, { session, notice: (l) => events?.notice?.(l), then: stopProcesses });
   let closing: Promise<void> | undefined;
-  const close = () => closing ??= hooks.fire("SessionEnd", { reason: "other" }).then(ckpt.close, ckpt.close);
-  app.onClose(close);
+  const close = (reason = "other") =>
+    closing ??= hooks.fire("SessionEnd", { reason }, { match: reason }).then(ckpt.close, ckpt.close);
+  app.onClose(() => close());
   const last = loaded?.requests.at(-1);
   const tools = new ToolList(app.registry, {
     readOnly: () => policy.mode === "plan",
@@ -162,7 +166,7 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     redact: (text) => app.secrets.redact(text),
     events,
     hooks,
-    sessionSource: loaded ? "resume" : "startup",
+    sessionSource: loaded ? "resume" : opts.cleared ? "clear" : "startup",
     ...(opts.files ? { files: opts.files } : {}),
     ...(opts.commandRunner ? { commandRunner: opts.commandRunner } : {}),
     model: () => safeChoice(llm)?.model,

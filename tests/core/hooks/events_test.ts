@@ -113,3 +113,20 @@ Deno.test("/hooks lists each loaded hook with its source and last result; the se
   ]]);
   assert(typeof runs[0].ms === "number");
 });
+
+Deno.test("/clear: SessionEnd sees reason clear, the new session's SessionStart sees source clear", async () => {
+  await using t = await world({
+    SessionStart: command('jq -r .source >> "$NAVI_PROJECT_DIR/events.txt"'),
+    SessionEnd: command('echo "end $(jq -r .reason)" >> "$NAVI_PROJECT_DIR/events.txt"'),
+  }, [{ text: "one" }, { text: "two" }]);
+  const r = await t.run([], "hello\n/clear\nagain\n/exit\n");
+  assertEquals(r.code, 0, r.stderr);
+  const events = (await Deno.readTextFile(join(t.ws, "events.txt"))).trim().split("\n");
+  assertEquals(events[0], "startup");
+  assertEquals(
+    events.slice(1, 3).sort(),
+    ["clear", "end clear"],
+    "the cleared session ends as the new one starts",
+  );
+  assertEquals(events[3], "end other");
+});
