@@ -5,9 +5,11 @@ import {
   assert,
   assertEquals,
   assertMatch,
+  keyedLlmConfig,
   llmConfig,
   runNavi,
   tempDir,
+  textUnder,
   writeConfig,
 } from "../../helpers.ts";
 import { startLlmServer, type Step } from "../../support/llm_server.ts";
@@ -129,4 +131,35 @@ Deno.test("/clear: SessionEnd sees reason clear, the new session's SessionStart 
     "the cleared session ends as the new one starts",
   );
   assertEquals(events[3], "end other");
+});
+
+Deno.test("a hook's environment has NAVI_PROJECT_DIR but not navi's secrets; a secret it prints is redacted", async () => {
+  const secret = "sk-test-hook-7f3a9c1d2e4b";
+  await using home = await tempDir();
+  await using userHome = await tempDir();
+  await using ws = await tempDir();
+  const server = startLlmServer([{ text: "ok" }]);
+  try {
+    await writeConfig(home.path, {
+      ...keyedLlmConfig(server.url),
+      hooks: {
+        UserPromptSubmit: command(`env > "$NAVI_PROJECT_DIR/env.txt"; echo "leaked: $LEAK ${secret}"`),
+      },
+    });
+    const env = { ...userHomeEnv(userHome.path), TEST_LLM_KEY: secret, LEAK: secret };
+    const r = await runNavi(["-p", "hi"], { home: home.path, cwd: ws.path, env });
+    assertEquals(r.code, 0, r.stderr);
+    const seen = await Deno.readTextFile(join(ws.path, "env.txt"));
+    assertEquals(seen.includes("TEST_LLM_KEY"), false, "the key's variable is kept from hooks");
+    assertEquals(seen.includes(secret), false, "so is any variable holding its value");
+    assertMatch(seen, new RegExp(`^NAVI_PROJECT_DIR=${ws.path}$`, "m"));
+    const sent = JSON.stringify(server.requests[0].body.messages);
+    assertMatch(sent, /leaked: +\S+/);
+    assertEquals(sent.includes(secret), false, "what the hook printed was redacted");
+    const records = textUnder(join(home.path, "sessions"));
+    assertMatch(records, /"type":"hook"/);
+    assertEquals(records.includes(secret), false, "nor does the session's audit keep it");
+  } finally {
+    await server.close();
+  }
 });
