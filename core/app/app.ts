@@ -164,12 +164,11 @@ export class NaviApp {
   }
 
   /**
-   * End plugin workers, stop background shells, close MCP connections (ends stdio server processes) and
-   * release open sessions. The CLI program calls this once, at exit.
+   * Close the conversations (their SessionEnd hooks run, background shells stop, sessions are released), then
+   * end plugin workers, any hook still running and MCP connections (ends stdio server processes). The CLI
+   * program calls this once, at exit.
    */
   async close(): Promise<void> {
-    this.hooks.close();
-    await this.plugins.close();
     await Promise.all(
       this.#closers.splice(0).map(async (fn) => {
         try {
@@ -177,6 +176,8 @@ export class NaviApp {
         } catch { /* closing one thing must not keep the others open */ }
       }),
     );
+    await this.plugins.close();
+    this.hooks.close();
     await this.mcp.close();
   }
 }

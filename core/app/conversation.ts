@@ -123,7 +123,8 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
   const ckpt = checkpointing(app, { session, notice: (l) => events?.notice?.(l), then: stopProcesses });
   let closing: Promise<void> | undefined;
   const close = (reason = "other") =>
-    closing ??= hooks.fire("SessionEnd", { reason }, { match: reason }).then(ckpt.close, ckpt.close);
+    closing ??= hooks.settle().then(() => hooks.fire("SessionEnd", { reason }, { match: reason }))
+      .then(ckpt.close, ckpt.close);
   app.onClose(() => close());
   const last = loaded?.requests.at(-1);
   const tools = new ToolList(app.registry, {

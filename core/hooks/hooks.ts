@@ -176,6 +176,7 @@ export class Hooks {
 export class SessionHooks {
   #hooks: Hooks;
   #info: HookSessionInfo;
+  #inflight = new Set<Promise<unknown>>();
 
   /** The hooks of `hooks` for the session `info`. */
   constructor(hooks: Hooks, info: HookSessionInfo) {
@@ -199,7 +200,15 @@ export class SessionHooks {
     opts: { match?: string; signal?: AbortSignal } = {},
   ): Promise<HookOutcome> {
     if (!this.has(event)) return Promise.resolve(noOutcome());
-    return this.#hooks.run(this.#info, { event, fields, ...opts }).catch(() => noOutcome());
+    const run = this.#hooks.run(this.#info, { event, fields, ...opts }).catch(() => noOutcome());
+    this.#inflight.add(run);
+    void run.then(() => this.#inflight.delete(run));
+    return run;
+  }
+
+  /** Wait for the hooks still running (a Notification nobody awaited) before the session ends. */
+  async settle(): Promise<void> {
+    while (this.#inflight.size) await Promise.all([...this.#inflight]);
   }
 
   /** Run the tool hooks of `event` for `call` (names and inputs in each hook's vocabulary). */

@@ -163,3 +163,18 @@ Deno.test("a hook's environment has NAVI_PROJECT_DIR but not navi's secrets; a s
     await server.close();
   }
 });
+
+Deno.test("Notification: idle_prompt when a turn ends; navi waits for it before the session ends", async () => {
+  await using t = await world({
+    Notification: command(
+      `sleep 0.3; jq -r '"\\(.notification_type): \\(.message)"' >> "$NAVI_PROJECT_DIR/n.txt"`,
+    ),
+    SessionEnd: command('echo "end" >> "$NAVI_PROJECT_DIR/n.txt"'),
+  }, [{ text: "done" }]);
+  const r = await t.run(["-p", "hi"]);
+  assertEquals(r.code, 0, r.stderr);
+  assertEquals(
+    await Deno.readTextFile(join(t.ws, "n.txt")),
+    "idle_prompt: navi is waiting for your input\nend\n",
+  );
+});
