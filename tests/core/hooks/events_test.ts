@@ -125,12 +125,8 @@ Deno.test("/clear: SessionEnd sees reason clear, the new session's SessionStart 
   assertEquals(r.code, 0, r.stderr);
   const events = (await Deno.readTextFile(join(t.ws, "events.txt"))).trim().split("\n");
   assertEquals(events[0], "startup");
-  assertEquals(
-    events.slice(1, 3).sort(),
-    ["clear", "end clear"],
-    "the cleared session ends as the new one starts",
-  );
-  assertEquals(events[3], "end other");
+  // The cleared session ends while the new one starts and runs: those lines come in any order.
+  assertEquals(events.slice(1).sort(), ["clear", "end clear", "end other"]);
 });
 
 Deno.test("a hook's environment has NAVI_PROJECT_DIR but not navi's secrets; a secret it prints is redacted", async () => {
