@@ -200,3 +200,19 @@ async function sessionRecords(home: string): Promise<Record<string, unknown>[]> 
   }
   return out;
 }
+
+Deno.test("a project's hooks wait for trust, and a changed hook asks again: until then it does not run", async () => {
+  const settings = (word: string) => ({ UserPromptSubmit: [{ hooks: [hook(`echo ${word} > hook.txt`)] }] });
+  await using t = await project(settings("first"), { model: calling([]) });
+  const trusted = await t.run(["-p", "hi"]);
+  assertEquals(trusted.code, 0, trusted.stderr);
+  assertEquals(await Deno.readTextFile(join(t.repo, "hook.txt")), "first\n");
+  await Deno.writeTextFile(
+    join(t.repo, ".claude", "settings.json"),
+    JSON.stringify({ hooks: settings("second") }),
+  );
+  const changed = await t.run(["-p", "hi"]);
+  assertEquals(changed.code, 0, changed.stderr);
+  assertMatch(changed.stderr, /is not trusted; skipped hook UserPromptSubmit/);
+  assertEquals(await Deno.readTextFile(join(t.repo, "hook.txt")), "first\n", "the changed hook did not run");
+});
