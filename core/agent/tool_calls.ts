@@ -203,6 +203,7 @@ export class ToolCallRunner {
       return fail(errorMessage(err), "invalid");
     }
     const pre = await this.#preHooks({ call, tool, args }, signal);
+    if (signal.aborted) return fail("Aborted by the user");
     if ("error" in pre) return fail(pre.error, "hook");
     args = pre.args;
     // The preview may look outside the workspace (to show the diff); the question then says so, once.

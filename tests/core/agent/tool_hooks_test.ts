@@ -77,13 +77,15 @@ async function runner(
     }),
     notice: (l) => notices.push(l),
   });
-  const run = async (name: string, args: Record<string, unknown>) => {
+  const runWith = async (name: string, args: Record<string, unknown>, signal: AbortSignal) => {
     ran.length = 0;
-    await calls.run([{ id: "c1", name, arguments: JSON.stringify(args) }], new AbortController().signal);
+    await calls.run([{ id: "c1", name, arguments: JSON.stringify(args) }], signal);
     const last = session.messages.at(-1)!;
     return { result: JSON.parse(String(last.content)), ran: [...ran] };
   };
-  return { run, notices };
+  const run = (name: string, args: Record<string, unknown>) =>
+    runWith(name, args, new AbortController().signal);
+  return { run, runWith, notices };
 }
 
 Deno.test("allow skips the question in ask mode, even with nobody to ask", async () => {
@@ -157,4 +159,15 @@ Deno.test("a matcher that does not match leaves the call to the approval policy"
   const r = await t.run("deploy", { target: "prod" });
   assertEquals([r.ran, r.result.ok], [[], false], "ask mode without anyone to ask refuses");
   assertEquals(String(r.result.error).startsWith("Not approved"), true);
+});
+
+Deno.test("Ctrl-C while a PreToolUse hook runs ends the hook and the call never runs", async () => {
+  await using d = await tempDir();
+  const t = await runner(d.path, { command: "sleep 20", mode: "auto" });
+  const stop = new AbortController();
+  setTimeout(() => stop.abort(), 200);
+  const started = performance.now();
+  const r = await t.runWith("deploy", { target: "staging" }, stop.signal);
+  assertEquals([r.ran, r.result], [[], { ok: false, error: "Aborted by the user" }]);
+  assertEquals(performance.now() - started < 5_000, true);
 });
