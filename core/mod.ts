@@ -26,5 +26,6 @@ export * from "./mcp/mod.ts";
 export * from "./mentions/mod.ts";
 export * from "./project/mod.ts";
 export * from "./extensions/mod.ts";
+export * from "./hooks/mod.ts";
 export { configPath, naviHome } from "./home.ts";
 export { VERSION } from "./version.ts";

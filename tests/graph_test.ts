@@ -173,6 +173,22 @@ Deno.test("the early start (the MCP face, the home) evaluates no npm package: st
   assertEquals(edges.some((e) => e.external && e.typeOnly), true, "the face's types do come from the SDK");
 });
 
+Deno.test("hooks cost nothing unused: their face evaluates no npm package, and reaches loader, matcher and runner only by import()", async () => {
+  const edges = await localEdges(["core/hooks/mod.ts"]);
+  assertEquals(externalCode(edges, "core/hooks/mod.ts"), []);
+  const reached = new Set(["core/hooks/mod.ts"]);
+  for (const node of reached) {
+    for (const e of edges) if (e.from === node && !e.typeOnly && !e.dynamic && !e.external) reached.add(e.to);
+  }
+  const lazy = ["core/hooks/fire.ts", "core/hooks/runner.ts", "core/hooks/load.ts", "core/hooks/matcher.ts"];
+  assertEquals(lazy.filter((f) => reached.has(f)), []);
+  assertEquals(
+    lazy.every((f) => edges.some((e) => e.to === f)),
+    true,
+    "they are in the graph, behind import()",
+  );
+});
+
 Deno.test("navi acp loads no terminal front: core/acp reaches no core/cli file, markdown or highlighting", async () => {
   const edges = await localEdges(["core/acp/mod.ts"]);
   const reached = new Set(edges.flatMap((e) => [e.from, e.to]));

@@ -4,10 +4,20 @@ import type { Config } from "../config/mod.ts";
 import { configPath } from "../home.ts";
 import { Extensions, listFiles } from "../extensions/mod.ts";
 import type { Env } from "../output/mod.ts";
-import { discoverPlugins } from "../plugins/mod.ts";
+import {
+  discoverPlugins,
+  expandPluginRoot,
+  findBundles,
+  type PluginBundle,
+  pluginsDir,
+} from "../plugins/mod.ts";
+import type { McpServerConfig } from "../config/mod.ts";
+import { hookFiles, hookTrustItems, type LoadedHooks, loadHooks } from "../hooks/mod.ts";
 import {
   type MergedConfig,
   Project,
+  type ProjectFolder,
+  readProjectConfig,
   type TrustItem,
   type TrustState,
   TrustStore,
@@ -40,6 +50,10 @@ export interface ProjectLayer {
   merged: MergedConfig;
   /** Where the folder stood before any question was asked. */
   state: TrustState;
+  /** The hooks of the user's and the project's settings files (project ones run only when trusted). */
+  hooks: LoadedHooks;
+  /** The plugin bundles of the user's plugins directory and the project's (`.navi/plugins/`). */
+  bundles: PluginBundle[];
 }
 
 /** What the project's plugin folders would load (each module file), for the trust prompt. */
@@ -62,6 +76,37 @@ function pluginItems(project: Project): TrustItem[] {
   return items;
 }
 
+/** The bundles' `commands/` and `skills/` as folders of the project layer (after the project's own). */
+function bundleFolders(bundles: readonly PluginBundle[], project: Project): ProjectFolder[] {
+  return bundles.filter((b) => b.commands || b.skills).map((b) => ({
+    kind: b.claude ? "claude" : "navi",
+    level: b.level,
+    path: b.root,
+    ...(b.level === "project" ? { root: project.layout.root } : {}),
+  }));
+}
+
+/** The MCP servers of the bundles' `.mcp.json` files (`${CLAUDE_PLUGIN_ROOT}` expanded), as trust items too. */
+function bundleServers(bundles: readonly PluginBundle[]) {
+  const servers: Record<string, McpServerConfig> = {};
+  const items: TrustItem[] = [];
+  const problems: string[] = [];
+  for (const b of bundles.filter((b) => b.mcpFile)) {
+    const read = readProjectConfig({
+      configFiles: [],
+      mcpFiles: [b.mcpFile!],
+      mcpText: (text) => expandPluginRoot(text, b.root),
+    });
+    problems.push(...read.problems);
+    for (const [name, server] of Object.entries(read.settings[0]?.config.mcp_servers ?? {})) {
+      servers[name] ??= server;
+      const what = server.url ?? [server.command, ...(server.args ?? [])].join(" ");
+      items.push({ kind: "MCP server", what: `${name}: ${what}`, file: b.mcpFile!, name });
+    }
+  }
+  return { servers, items, problems };
+}
+
 /**
  * What a feature adds to the trust prompt and hash (hooks list their commands): called with the project and its
  * extensions after they are read, before the trust check.
@@ -79,7 +124,7 @@ export async function readProjectLayer(
     user: Config;
     contributors?: readonly RunnableContributor[];
   },
-): Promise<{ project: Project; extensions: Extensions }> {
+): Promise<{ project: Project; extensions: Extensions; hooks: LoadedHooks; bundles: PluginBundle[] }> {
   const project = Project.read({
     workspace: opts.workspace,
     home: opts.home,
@@ -87,13 +132,26 @@ export async function readProjectLayer(
     user: opts.user,
     userFile: configPath(opts.home),
   });
-  const extensions = await Extensions.load(project.layout.folders);
+  const bundles = findBundles([
+    { dir: pluginsDir(opts.home), level: "user" },
+    ...projectPluginDirs(project).map((dir) => ({ dir, level: "project" as const })),
+  ]);
+  const extensions = await Extensions.load([...project.layout.folders, ...bundleFolders(bundles, project)]);
   project.addRunnables(pluginItems(project));
   project.addRunnables(extensions.runnables());
+  const userHome = opts.env.get("HOME");
+  const hooks = await loadHooks(hookFiles({
+    userConfig: configPath(opts.home),
+    userHome,
+    layout: project.layout,
+    bundles: bundles.filter((b) => b.hooksFile).map((b) => ({ ...b, file: b.hooksFile! })),
+  }));
+  project.addRunnables(hookTrustItems(hooks));
+  project.addRunnables(bundleServers(bundles.filter((b) => b.level === "project")).items);
   for (const contribute of opts.contributors ?? []) {
     project.addRunnables(await contribute({ project, extensions }));
   }
-  return { project, extensions };
+  return { project, extensions, hooks, bundles };
 }
 
 async function fileTexts(items: readonly TrustItem[]): Promise<{ path: string; text: string }[]> {
@@ -118,7 +176,7 @@ export async function loadProjectLayer(
     contributors?: readonly RunnableContributor[];
   },
 ): Promise<ProjectLayer> {
-  const { project, extensions } = await readProjectLayer(opts);
+  const { project, extensions, hooks, bundles } = await readProjectLayer(opts);
   const store = new TrustStore(opts.home);
   const state = await project.trustState(store);
   project.trusted = state === "trusted";
@@ -129,7 +187,12 @@ export async function loadProjectLayer(
     project.trusted = answer;
   }
   const merged = project.merged();
-  for (const line of [...project.problems, ...merged.problems, ...extensions.problems]) opts.report(line);
+  const served = bundleServers(bundles.filter((b) => b.level === "user" || project.trusted));
+  if (Object.keys(served.servers).length) {
+    merged.config = { ...merged.config, mcp_servers: { ...served.servers, ...merged.config.mcp_servers } };
+  }
+  const problems = [...project.problems, ...merged.problems, ...extensions.problems, ...served.problems];
+  for (const line of problems) opts.report(line);
   if (!project.trusted && items.length) opts.report(untrustedLine(project.layout.root, items));
-  return { project, extensions, merged, state };
+  return { project, extensions, merged, state, hooks, bundles };
 }

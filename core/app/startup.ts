@@ -3,6 +3,8 @@ import { type Config, loadConfig } from "../config/mod.ts";
 import type { EarlyServers, Elicit } from "../mcp/mod.ts";
 import type { Env } from "../output/mod.ts";
 import { cleanOrphans } from "../shells/mod.ts";
+import { hookFiles, loadHooks } from "../hooks/mod.ts";
+import { configPath } from "../home.ts";
 import type { Tool } from "../tool/mod.ts";
 import type { StartupTrace } from "../trace/mod.ts";
 import { NaviApp } from "./app.ts";
@@ -69,8 +71,15 @@ export async function bootApp(opts: BootOptions): Promise<NaviApp> {
       ask: opts.askTrust,
       report: (text) => opts.report?.({ kind: "warning", text }),
     });
+    const hooks = layer?.hooks ?? await loadHooks(hookFiles({
+      userConfig: configPath(opts.home),
+      userHome: opts.env.get("HOME"),
+      claude: user.compat?.claude ?? true,
+    }));
+    for (const text of hooks.problems) opts.report?.({ kind: "warning", text });
     const config = layer?.merged.config ?? user;
-    app = new NaviApp({ ...opts, config, project: layer?.project, extensions: layer?.extensions });
+    const { project, extensions, bundles } = layer ?? {};
+    app = new NaviApp({ ...opts, config, project, extensions, hooks, bundles });
   } catch (err) {
     await Promise.all([...(opts.early?.values() ?? [])].map((p) => p.stop()));
     throw err;

@@ -146,9 +146,10 @@ class Repl {
 
   /** Switch to a new, resumed or forked conversation (`/clear`, `/resume`, `/fork`). */
   #open(resume?: { id?: string; fork?: boolean | number }): void {
-    void this.#convo?.close();
+    void this.#convo?.close(resume ? "other" : "clear");
     this.#convo = openConversation(this.#app, {
       ...this.#opts,
+      cleared: this.#convo !== undefined && !resume,
       resume: resume?.id,
       fork: resume?.fork,
       continue: false,

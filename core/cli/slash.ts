@@ -3,6 +3,7 @@ import {
   type ApprovalMode,
   type Conversation,
   fnv1a,
+  type Hooks,
   type Instructions,
   type McpServerState,
   type ModelPrice,
@@ -99,6 +100,8 @@ export interface SlashContext {
   reasoning?: ReasoningDisplay;
   /** Custom commands and skills: expansion of `/name args`, the skills list. */
   extensions?: ExtensionControl;
+  /** The loaded hooks and their last results (read-only, for `/hooks`). */
+  hooks?: Pick<Hooks, "list" | "skipped">;
 }
 
 /** One row of the slash-command table: help and completion are derived from it. */
