@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { AgentCatalog, taskTool } from "../agents/mod.ts";
 import type { Config } from "../config/mod.ts";
 import { Extensions } from "../extensions/mod.ts";
 import { type EarlyServers, McpService } from "../mcp/mod.ts";
@@ -29,6 +30,8 @@ export interface AppOptions {
   project?: Project;
   /** The custom commands and skills of the project layer's folders. */
   extensions?: Extensions;
+  /** The agents the `task` tool starts (default: the built-ins). */
+  agents?: AgentCatalog;
 }
 
 /** The objects one navi process works with: registry, plugins, MCP servers, secrets. Create as many as you like. */
@@ -60,6 +63,8 @@ export class NaviApp {
   readonly project?: Project;
   /** The custom commands and Agent Skills of the user's and the project's folders. */
   readonly extensions: Extensions;
+  /** The agents the `task` tool starts, read once at start-up (its description lists them). */
+  readonly agents: AgentCatalog;
   #closers: (() => void | Promise<void>)[] = [];
 
   /** Register the built-ins and prepare plugins, MCP and secrets; nothing is loaded or connected yet. */
@@ -78,7 +83,9 @@ export class NaviApp {
       settings: opts.config.sandbox,
       env: opts.env,
     });
+    this.agents = opts.agents ?? AgentCatalog.builtin();
     for (const tool of opts.builtins) this.registry.register(tool);
+    if (!this.registry.get("task")) this.registry.register(taskTool(this.agents));
     this.plugins = new PluginLoader(this.registry, {
       home: this.home,
       workspace: this.workspace,

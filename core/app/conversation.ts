@@ -33,6 +33,7 @@ import { ShellManager } from "../shells/mod.ts";
 import { deferralSettings, ToolList } from "../toollist/mod.ts";
 import { displayPath } from "../workspace/mod.ts";
 import type { NaviApp } from "./app.ts";
+import { subagentHost } from "./subagents.ts";
 
 /** How to open a conversation. */
 export interface ConversationOptions {
@@ -103,11 +104,12 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
   const now = clock && (() => clock.now());
   const { provider, model, effort } = opts;
   const llm = new LlmClient(app.config, { provider, model, effort, env: app.env, clock });
+  const ask = askAnnounced(app, opts);
   const policy = new ApprovalPolicy({
     mode: opts.approval ?? app.config.approval?.mode ?? "ask",
     allow: app.config.approval?.allow,
     deny: app.config.approval?.deny,
-    ask: askAnnounced(app, opts),
+    ask,
     sandboxAllows: (tool) => tool === "bash" ? app.sandbox.autoAllows() : Promise.resolve(false),
   });
   const { session, loaded, warnings } = openSession(app, { ...opts, llm, now });
@@ -163,6 +165,11 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     turnReminder: skillReminder(app, { session, resumed: loaded !== undefined }),
     now,
     checkpoints: ckpt.recorder,
+    subagents: subagentHost(app, {
+      ...{ session, policy, ask, llm, opts, sandbox, shells, now },
+      events: opts.events,
+      checkpoints: ckpt.recorder,
+    }),
   });
   const base = {
     agent,

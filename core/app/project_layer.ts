@@ -1,5 +1,6 @@
 // The project layer at start-up: read it, list what it would run, settle trust, merge its settings.
 import { join } from "node:path";
+import { AgentCatalog, type AgentFolder, agentFolders } from "../agents/mod.ts";
 import type { Config } from "../config/mod.ts";
 import { configPath } from "../home.ts";
 import { Extensions, listFiles } from "../extensions/mod.ts";
@@ -36,6 +37,8 @@ export interface ProjectLayer {
   project: Project;
   /** Its commands and skills (and the user's). */
   extensions: Extensions;
+  /** The agents: the user's, plugins' and (in a trusted folder) the project's, and the built-ins. */
+  agents: AgentCatalog;
   /** The user's config with the project's merged over it. */
   merged: MergedConfig;
   /** Where the folder stood before any question was asked. */
@@ -78,8 +81,9 @@ export async function readProjectLayer(
     env: Env;
     user: Config;
     contributors?: readonly RunnableContributor[];
+    agentFolders?: readonly AgentFolder[];
   },
-): Promise<{ project: Project; extensions: Extensions }> {
+): Promise<{ project: Project; extensions: Extensions; agents: AgentCatalog }> {
   const project = Project.read({
     workspace: opts.workspace,
     home: opts.home,
@@ -87,13 +91,17 @@ export async function readProjectLayer(
     user: opts.user,
     userFile: configPath(opts.home),
   });
-  const extensions = await Extensions.load(project.layout.folders);
+  const [extensions, agents] = await Promise.all([
+    Extensions.load(project.layout.folders),
+    AgentCatalog.load([...agentFolders(project.layout.folders), ...(opts.agentFolders ?? [])]),
+  ]);
   project.addRunnables(pluginItems(project));
   project.addRunnables(extensions.runnables());
+  project.addRunnables(agents.runnables());
   for (const contribute of opts.contributors ?? []) {
     project.addRunnables(await contribute({ project, extensions }));
   }
-  return { project, extensions };
+  return { project, extensions, agents };
 }
 
 async function fileTexts(items: readonly TrustItem[]): Promise<{ path: string; text: string }[]> {
@@ -116,9 +124,10 @@ export async function loadProjectLayer(
     ask?: AskTrust;
     report(line: string): void;
     contributors?: readonly RunnableContributor[];
+    agentFolders?: readonly AgentFolder[];
   },
 ): Promise<ProjectLayer> {
-  const { project, extensions } = await readProjectLayer(opts);
+  const { project, extensions, agents: read } = await readProjectLayer(opts);
   const store = new TrustStore(opts.home);
   const state = await project.trustState(store);
   project.trusted = state === "trusted";
@@ -129,7 +138,9 @@ export async function loadProjectLayer(
     project.trusted = answer;
   }
   const merged = project.merged();
-  for (const line of [...project.problems, ...merged.problems, ...extensions.problems]) opts.report(line);
+  const agents = project.trusted ? read : read.withoutProject();
+  const problems = [...project.problems, ...merged.problems, ...extensions.problems, ...agents.problems];
+  for (const line of problems) opts.report(line);
   if (!project.trusted && items.length) opts.report(untrustedLine(project.layout.root, items));
-  return { project, extensions, merged, state };
+  return { project, extensions, agents, merged, state };
 }

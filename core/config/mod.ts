@@ -16,6 +16,7 @@ export {
   APPROVAL_MODES,
   type ApprovalMode,
   type ApprovalSettings,
+  type AgentSettings,
   type CheckpointSettings,
   type CompatSettings,
   type Config,

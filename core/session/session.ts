@@ -11,6 +11,7 @@ import {
   type RewriteRecord,
   type SessionMeta,
   type SessionRecord,
+  type SubagentRecord,
 } from "./records.ts";
 import { addUsage, emptyUsage, type Message, type Usage } from "../provider/mod.ts";
 
@@ -127,6 +128,8 @@ export class Session {
   /** The checkpoints taken so far (one before each user turn and each rewind), in order. */
   readonly checkpoints: CheckpointRecord[] = [];
   #todos: TodoItem[] = [];
+  /** The subagents this session ran, oldest first (read back on resume). */
+  readonly subagents: SubagentRecord[] = [];
 
   private constructor(
     file: string,
@@ -155,6 +158,32 @@ export class Session {
     const full: SessionMeta = { id: newId(created), created: created.toISOString(), ...meta };
     const s = new Session(join(home, "sessions", `${full.id}.jsonl`), full, opts);
     s.messages = [...(opts.preamble ?? [])];
+    s.#pending = [
+      { type: "meta", ...full },
+      ...s.messages.map((message) => ({ type: "message" as const, message })),
+    ];
+    return s;
+  }
+
+  /**
+   * Start the transcript of subagent `n` of `parent` (`<parent's folder>/agents/<n>.jsonl`), opening with
+   * `preamble`; written (and locked) with its first message after the preamble, like any session.
+   */
+  static subagent(
+    parent: Session,
+    opts: SessionOptions & { n: number; agent: string; preamble: Message[]; model?: string },
+  ): Session {
+    const created = new Date((opts.now ?? Date.now)());
+    const full: SessionMeta = {
+      id: `${parent.meta.id}-agent-${opts.n}`,
+      created: created.toISOString(),
+      cwd: parent.meta.cwd,
+      ...(parent.meta.provider ? { provider: parent.meta.provider } : {}),
+      ...(opts.model ?? parent.meta.model ? { model: opts.model ?? parent.meta.model } : {}),
+      subagent_of: { id: parent.meta.id, n: opts.n, agent: opts.agent },
+    };
+    const s = new Session(join(parent.agentDir, `${opts.n}.jsonl`), full, opts);
+    s.messages = [...opts.preamble];
     s.#pending = [
       { type: "meta", ...full },
       ...s.messages.map((message) => ({ type: "message" as const, message })),
@@ -269,6 +298,7 @@ export class Session {
       provider: meta.provider,
       model: meta.model,
       ...(meta.forked_from ? { forked_from: meta.forked_from } : {}),
+      ...(meta.subagent_of ? { subagent_of: meta.subagent_of } : {}),
     }, opts);
     let tools: readonly OpenAITool[] | undefined;
     let deferred: DeferredState | undefined;
@@ -282,6 +312,7 @@ export class Session {
       else if (r.type === "usage") session.#addUsage(r.model, r);
       else if (r.type === "checkpoint") session.checkpoints.push(withoutType(r));
       else if (r.type === "todos") session.#todos = wellFormedTodos(r.items);
+      else if (r.type === "subagent" && typeof r.n === "number") session.subagents.push(withoutType(r));
     }
     const tornNote = torn
       ? " (the last line was cut off mid-write; new records start on a line of their own)"
@@ -390,6 +421,17 @@ export class Session {
   /** The folder of this session's saved tool outputs (`sessions/<id>/outputs`). */
   get outputDir(): string {
     return join(this.file.replace(/\.jsonl$/, ""), "outputs");
+  }
+
+  /** The folder of this session's subagent transcripts (`sessions/<id>/agents`). */
+  get agentDir(): string {
+    return join(this.file.replace(/\.jsonl$/, ""), "agents");
+  }
+
+  /** Record one subagent run (what `/agents` and `/usage` show). */
+  recordSubagent(record: SubagentRecord): void {
+    this.subagents.push(record);
+    this.#write({ type: "subagent", ...record });
   }
 
   /** The folder of this session's background shell logs (`sessions/<id>/shells`). */

@@ -1,0 +1,141 @@
+// The agents one app knows: the built-ins, then the files of its agent folders (highest precedence first).
+import { join } from "node:path";
+import type { ProjectFolder, TrustItem } from "../project/mod.ts";
+import { listFiles, outsideProject } from "../extensions/mod.ts";
+import { type AgentDefinition, type AgentLevel, readAgentFile } from "./definition.ts";
+
+/** A folder whose `*.md` files are agent definitions (an `agents/` folder). */
+export interface AgentFolder {
+  /** The folder itself (absolute), e.g. `/repo/.claude/agents`. */
+  path: string;
+  /** Whose it is: project folders need trust, user and plugin folders do not. */
+  level: Exclude<AgentLevel, "builtin">;
+  /** For a project folder: the project root its files may not point outside of. */
+  root?: string;
+}
+
+/** The built-in agents: `general` (the parent's tools) and `explore` (its read-only tools). */
+export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
+  {
+    name: "explore",
+    description:
+      "Searches and reads the code base without changing anything (read-only tools) and reports what it found; for questions that need many searches.",
+    prompt: [
+      "You are a read-only explorer working for another agent. Search and read the workspace to answer the task.",
+      "You cannot change files or run commands. Answer with what you found: the relevant files (paths and",
+      "line numbers), the facts that answer the task, and nothing the task did not ask for.",
+    ].join("\n"),
+    readOnly: true,
+    disallowedTools: ["task", "todo_write"],
+    level: "builtin",
+  },
+  {
+    name: "general",
+    description:
+      "A general-purpose agent with the same tools as you, for a self-contained multi-step task whose intermediate results you do not need.",
+    prompt: [
+      "You are an agent working for another agent on one self-contained task. Do the task with your tools,",
+      "then answer with the result: what you found or changed, briefly, with file paths. Your final message is",
+      "all the other agent sees.",
+    ].join("\n"),
+    disallowedTools: ["todo_write"],
+    level: "builtin",
+  },
+];
+
+/** The agent folders of a project layer: `agents/` of navi's and (with `compat.claude`) Claude Code's folders. */
+export function agentFolders(folders: readonly ProjectFolder[]): AgentFolder[] {
+  return folders
+    .filter((f) => f.kind === "navi" || f.kind === "claude")
+    .map((f) => ({
+      path: join(f.path, "agents"),
+      level: f.level,
+      ...(f.root ? { root: f.root } : {}),
+    }));
+}
+
+/** The agents of one app, found once at start-up. */
+export class AgentCatalog {
+  /** Every agent, sorted by name (the order the `task` tool lists them). */
+  readonly agents: readonly AgentDefinition[];
+  /** One line per file skipped, name shadowed or tool name unknown. */
+  readonly problems: readonly string[];
+
+  private constructor(agents: AgentDefinition[], problems: string[]) {
+    this.agents = agents;
+    this.problems = problems;
+  }
+
+  /** The built-ins only. */
+  static builtin(): AgentCatalog {
+    return new AgentCatalog(sortAgents([...BUILTIN_AGENTS]), []);
+  }
+
+  /**
+   * Read the `*.md` files of `folders` (highest precedence first: a name found earlier shadows a later one,
+   * and files shadow built-ins). A bad file is one line in `problems`; the others still load.
+   */
+  static async load(folders: readonly AgentFolder[]): Promise<AgentCatalog> {
+    const byName = new Map<string, AgentDefinition>();
+    const problems: string[] = [];
+    for (const folder of folders) {
+      for (const rel of listFiles(folder.path, { ext: ".md", limit: 200 })) {
+        const file = join(folder.path, rel);
+        const outside = outsideProject(
+          { kind: "navi", level: folder.level === "project" ? "project" : "user", path: folder.path, root: folder.root },
+          file,
+        );
+        if (outside) {
+          problems.push(`${file}: ${outside}`);
+          continue;
+        }
+        try {
+          const read = await readAgentFile(file, folder.level);
+          if (read.note) problems.push(read.note);
+          if (!read.agent) continue;
+          const earlier = byName.get(read.agent.name);
+          if (earlier) {
+            problems.push(`${file}: agent ${read.agent.name} is shadowed by ${earlier.file}; skipped`);
+            continue;
+          }
+          byName.set(read.agent.name, read.agent);
+        } catch (err) {
+          problems.push(oneLine((err as Error).message, file));
+        }
+      }
+    }
+    for (const b of BUILTIN_AGENTS) if (!byName.has(b.name)) byName.set(b.name, b);
+    return new AgentCatalog(sortAgents([...byName.values()]), problems);
+  }
+
+  /** The agent named `name`. */
+  get(name: string): AgentDefinition | undefined {
+    return this.agents.find((a) => a.name === name);
+  }
+
+  /** This catalog without the project's agents (an untrusted folder). */
+  withoutProject(): AgentCatalog {
+    const kept = this.agents.filter((a) => a.level !== "project");
+    for (const b of BUILTIN_AGENTS) if (!kept.some((a) => a.name === b.name)) kept.push(b);
+    return new AgentCatalog(sortAgents(kept), [...this.problems]);
+  }
+
+  /** What the project's agents would change, for the trust prompt and hash (one item per file). */
+  runnables(): TrustItem[] {
+    return this.agents.filter((a) => a.level === "project" && a.file).map((a) => ({
+      kind: "agent",
+      what: `agent ${a.name}${a.tools ? ` (tools: ${a.tools.join(", ") || "none"})` : " (all tools)"}`,
+      file: a.file!,
+      name: a.name,
+    }));
+  }
+}
+
+function sortAgents(agents: AgentDefinition[]): AgentDefinition[] {
+  return agents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function oneLine(message: string, file: string): string {
+  const line = message.split("\n")[0];
+  return line.includes(file) ? line : `${file}: ${line}`;
+}
