@@ -200,7 +200,7 @@ export class SubagentHost implements SubagentLauncher {
     const tools = new ToolList(o.registry, {
       readOnly: () => policy.mode === "plan",
       mode: () => policy.mode,
-      settings: o.deferral,
+      settings: { ...o.deferral, defer: "never" },
       features: onlyThese(names),
       now: o.now,
     });
