@@ -101,7 +101,8 @@ Deno.test("a .claude/agents/reviewer.md with tools Read, Grep runs twice in para
   assertMatch(keys[0], /:reviewer$/);
   assert(keys[0] !== String(r.requests[0].body.prompt_cache_key), "a cache key of its own");
   assertEquals(r.requests[0].body.tools, r.requests.at(-1)!.body.tools, "the parent's tools array never changes");
-  assertMatch(r.stderr, /reviewer/);
+  assertMatch(r.stderr, /↳ reviewer · review a: started/);
+  assertMatch(r.stderr, /↳ reviewer · review b: done · 0 tool calls · \d+\.\ds/);
 });
 
 Deno.test("a subagent asking for bash under --approval ask without a terminal is refused; the parent goes on", async () => {
