@@ -1,4 +1,5 @@
 import {
+  type AgentDefinition,
   APPROVAL_MODES,
   type ApprovalMode,
   type Conversation,
@@ -99,6 +100,8 @@ export interface SlashContext {
   reasoning?: ReasoningDisplay;
   /** Custom commands and skills: expansion of `/name args`, the skills list. */
   extensions?: ExtensionControl;
+  /** The agents the `task` tool starts (read once at start-up). */
+  agents?(): readonly AgentDefinition[];
 }
 
 /** One row of the slash-command table: help and completion are derived from it. */

@@ -39,6 +39,8 @@ export interface SessionView {
   checkpoints: CheckpointRecord[];
   /** Its conversation now. */
   messages: Message[];
+  /** The subagents it ran, oldest first (their transcripts are `<session>/agents/<n>.jsonl`). */
+  subagents: SubagentRecord[];
   /** Whether a live navi process other than this one has it open. */
   inUse: boolean;
 }
@@ -59,7 +61,10 @@ export function readSession(home: string, id: string): SessionView {
   const checkpoints = records.filter((r) => r.type === "checkpoint").map((r) =>
     withoutType(r as CheckpointRecord & { type: string })
   ) as CheckpointRecord[];
-  return { meta, checkpoints, messages: replayMessages(records), inUse: inUse(file) };
+  const subagents = records.filter((r) => r.type === "subagent").map((r) =>
+    withoutType(r as SubagentRecord & { type: string })
+  ) as SubagentRecord[];
+  return { meta, checkpoints, messages: replayMessages(records), subagents, inUse: inUse(file) };
 }
 
 /** Whether session `id` is open in a live navi process other than this one (its lock names that process). */

@@ -180,7 +180,14 @@ Deno.test("a subagent's transcript is kept under its parent session, without the
   assertMatch(transcript, /the key is/);
   assert(!textUnder(t.home).includes(KEY), "no secret in any file under NAVI_HOME");
   assert(!r.stdout.includes(KEY) && !r.stderr.includes(KEY), "no secret on the screen");
+  assertEquals(out.subagent_usage.runs, 1);
   assert(out.subagent_usage.prompt_tokens > 0, "subagent tokens counted apart");
+  assertEquals(out.session_usage.prompt_tokens, out.usage.prompt_tokens, "the conversation's own tokens only");
+  const show = await t.run(["sessions", "show", id.slice(0, 12)], () => ({ text: "" }));
+  assertEquals(show.code, 0, show.stderr);
+  assertMatch(show.stdout, new RegExp(`^1 +explore +run explore +ok +\\d+/\\d+/\\d+ +\\d+\\.\\ds +${join(sessions, id)}/agents/1\\.jsonl`, "m"));
+  const list = await t.run(["sessions"], () => ({ text: "" }));
+  assertEquals(list.stdout.split("\n").filter((l) => l.startsWith(id.slice(0, 8))).length, 1, "a transcript is no session of its own");
 });
 
 Deno.test("hostile agent files: each bad one is one line naming it, the good one still loads, nothing runs untrusted", async () => {
