@@ -26,7 +26,7 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
       "line numbers), the facts that answer the task, and nothing the task did not ask for.",
     ].join("\n"),
     readOnly: true,
-    disallowedTools: ["task", "todo_write"],
+    disallowedTools: ["task", "todo_write", "bash_output", "kill_shell"],
     level: "builtin",
   },
   {

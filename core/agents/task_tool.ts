@@ -9,7 +9,7 @@ const TASK_TIMEOUT_MS = 60 * 60_000;
 
 /** The agents as the tool's description lists them: one line each, sorted by name. */
 export function agentList(catalog: AgentCatalog): string {
-  return catalog.agents.map((a) => `- ${a.name}: ${a.description}`).join("\n");
+  return catalog.agents.map((a) => `  - ${a.name}: ${a.description}`).join("\n");
 }
 
 /**

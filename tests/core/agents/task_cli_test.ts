@@ -210,8 +210,8 @@ Deno.test("hostile agent files: each bad one is one line naming it, the good one
     assertEquals(lines.filter((l) => l.includes(name)).length, 1, `${name}: ${r.stderr}`);
   }
   assertEquals(lines.filter((l) => l.includes("web.md") && /WebFetch, Bogus/.test(l)).length, 1, r.stderr);
-  assertMatch(r.stdout, /- reviewer: Reviews code for bugs/);
-  assertMatch(r.stdout, /- web: Web\./);
+  assertMatch(r.stdout, /^  - reviewer: Reviews code for bugs/m);
+  assertMatch(r.stdout, /^  - web: Web\./m);
   assert(!r.stdout.includes("nodesc"));
 });
 
@@ -219,3 +219,22 @@ function toolDescription(body: Body): string {
   const tools = (body.tools ?? []) as { function: { name: string; description: string } }[];
   return tools.find((t) => t.function.name === "task")?.function.description ?? "(no task tool)";
 }
+
+Deno.test("every run of the same agent sends the same prefix (system prompt and tools array); the parent's tools never change", async () => {
+  await using t = await setup({});
+  const r = await t.run(["-p", "three times"], (_i, body) => {
+    if (system(body).includes("read-only explorer")) return { text: `found ${String(last(body).content)}` };
+    const done = toolResults(body).length;
+    if (done < 3) return { toolCalls: [task("explore", `look ${done}`)] };
+    return { text: "all found" };
+  });
+  assertEquals(r.code, 0, r.stderr);
+  const subs = r.requests.filter((q) => system(q.body).includes("read-only explorer"));
+  assertEquals(subs.length, 3);
+  const prefix = (b: Body) => JSON.stringify([b.tools, messages(b)[0]]);
+  assertEquals(new Set(subs.map((q) => prefix(q.body))).size, 1, "byte-identical prefix");
+  assertEquals(toolNames(subs[0].body), ["read_file", "list_dir", "glob", "grep", "skill"]);
+  const parents = r.requests.filter((q) => !subs.includes(q));
+  assertEquals(new Set(parents.map((q) => JSON.stringify(q.body.tools))).size, 1, "the parent's array is fixed");
+  assertEquals(toolResults(r.requests.at(-1)!.body).map((x) => x.answer), ["found look 0", "found look 1", "found look 2"]);
+});
