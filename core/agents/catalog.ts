@@ -60,15 +60,20 @@ export class AgentCatalog {
   readonly agents: readonly AgentDefinition[];
   /** One line per file skipped, name shadowed or tool name unknown. */
   readonly problems: readonly string[];
+  /** Every definition read, highest precedence first (shadowed ones too: they return without the project's). */
+  #all: readonly AgentDefinition[];
 
-  private constructor(agents: AgentDefinition[], problems: string[]) {
-    this.agents = agents;
+  private constructor(all: readonly AgentDefinition[], problems: readonly string[]) {
+    this.#all = all;
+    const byName = new Map<string, AgentDefinition>();
+    for (const a of [...all, ...BUILTIN_AGENTS]) if (!byName.has(a.name)) byName.set(a.name, a);
+    this.agents = sortAgents([...byName.values()]);
     this.problems = problems;
   }
 
   /** The built-ins only. */
   static builtin(): AgentCatalog {
-    return new AgentCatalog(sortAgents([...BUILTIN_AGENTS]), []);
+    return new AgentCatalog([], []);
   }
 
   /**
@@ -76,7 +81,7 @@ export class AgentCatalog {
    * and files shadow built-ins). A bad file is one line in `problems`; the others still load.
    */
   static async load(folders: readonly AgentFolder[]): Promise<AgentCatalog> {
-    const byName = new Map<string, AgentDefinition>();
+    const all: AgentDefinition[] = [];
     const problems: string[] = [];
     for (const folder of folders) {
       for (const rel of listFiles(folder.path, { ext: ".md", limit: 200 })) {
@@ -93,19 +98,15 @@ export class AgentCatalog {
           const read = await readAgentFile(file, folder.level);
           if (read.note) problems.push(read.note);
           if (!read.agent) continue;
-          const earlier = byName.get(read.agent.name);
-          if (earlier) {
-            problems.push(`${file}: agent ${read.agent.name} is shadowed by ${earlier.file}; skipped`);
-            continue;
-          }
-          byName.set(read.agent.name, read.agent);
+          const earlier = all.find((a) => a.name === read.agent!.name);
+          if (earlier) problems.push(`${file}: agent ${read.agent.name} is shadowed by ${earlier.file}`);
+          all.push(read.agent);
         } catch (err) {
           problems.push(oneLine((err as Error).message, file));
         }
       }
     }
-    for (const b of BUILTIN_AGENTS) if (!byName.has(b.name)) byName.set(b.name, b);
-    return new AgentCatalog(sortAgents([...byName.values()]), problems);
+    return new AgentCatalog(all, problems);
   }
 
   /** The agent named `name`. */
@@ -115,14 +116,12 @@ export class AgentCatalog {
 
   /** This catalog without the project's agents (an untrusted folder). */
   withoutProject(): AgentCatalog {
-    const kept = this.agents.filter((a) => a.level !== "project");
-    for (const b of BUILTIN_AGENTS) if (!kept.some((a) => a.name === b.name)) kept.push(b);
-    return new AgentCatalog(sortAgents(kept), [...this.problems]);
+    return new AgentCatalog(this.#all.filter((a) => a.level !== "project"), this.problems);
   }
 
   /** What the project's agents would change, for the trust prompt and hash (one item per file). */
   runnables(): TrustItem[] {
-    return this.agents.filter((a) => a.level === "project" && a.file).map((a) => ({
+    return sortAgents(this.#all.filter((a) => a.level === "project" && a.file)).map((a) => ({
       kind: "agent",
       what: `agent ${a.name}${a.tools ? ` (tools: ${a.tools.join(", ") || "none"})` : " (all tools)"}`,
       file: a.file!,
