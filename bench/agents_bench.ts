@@ -130,11 +130,7 @@ async function unusedCost(): Promise<{ taskTokens: number; allTokens: number; lo
   }).registry;
   const all = JSON.stringify(registry.toOpenAITools()).length / 4;
   const task = JSON.stringify(registry.toOpenAITools([registry.get("task")!])).length / 4;
-  const empty = await Deno.makeTempDir();
-  const folders = ["a", "b", "c", "d"].map((f) => ({
-    path: join(empty, f, "agents"),
-    level: "user" as const,
-  }));
+  const folders = missingFolders();
   const t0 = performance.now();
   for (let i = 0; i < 100; i++) await AgentCatalog.load(folders);
   const loadMs = (performance.now() - t0) / 100;
@@ -184,11 +180,7 @@ async function main(): Promise<void> {
 
 if (import.meta.main) await main();
 else {
-  const empty = await Deno.makeTempDir();
-  const folders = ["a", "b", "c", "d"].map((f) => ({
-    path: join(empty, f, "agents"),
-    level: "user" as const,
-  }));
+  const folders = missingFolders();
   Deno.bench("agents: the built-ins only", { group: "agents", baseline: true }, () => {
     AgentCatalog.builtin();
   });

@@ -87,7 +87,12 @@ export class AgentCatalog {
       for (const rel of listFiles(folder.path, { ext: ".md", limit: 200 })) {
         const file = join(folder.path, rel);
         const outside = outsideProject(
-          { kind: "navi", level: folder.level === "project" ? "project" : "user", path: folder.path, root: folder.root },
+          {
+            kind: "navi",
+            level: folder.level === "project" ? "project" : "user",
+            path: folder.path,
+            root: folder.root,
+          },
           file,
         );
         if (outside) {

@@ -255,7 +255,15 @@ export class SubagentHost implements SubagentLauncher {
   }
 
   #record(
-    r: { info: SubagentInfo; started: number; ok: boolean; error?: string; ms: number; model?: string; usage: Usage },
+    r: {
+      info: SubagentInfo;
+      started: number;
+      ok: boolean;
+      error?: string;
+      ms: number;
+      model?: string;
+      usage: Usage;
+    },
   ): void {
     try {
       this.#opts.session.recordSubagent({

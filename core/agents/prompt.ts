@@ -19,5 +19,7 @@ export function subagentSystemPrompt(agent: AgentDefinition, workspace: string):
 export function usageLine(usage: Usage, ms: number): string {
   const n = (x: number) => x.toLocaleString("en-US");
   const cached = usage.cached_tokens ? ` (${n(usage.cached_tokens)} cached)` : "";
-  return `${n(usage.prompt_tokens)} in${cached} · ${n(usage.completion_tokens)} out · ${(ms / 1000).toFixed(1)}s`;
+  return `${n(usage.prompt_tokens)} in${cached} · ${n(usage.completion_tokens)} out · ${
+    (ms / 1000).toFixed(1)
+  }s`;
 }

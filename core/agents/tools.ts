@@ -8,7 +8,9 @@ import type { AgentDefinition } from "./definition.ts";
 export const TASK_TOOL = "task";
 
 function matches(name: string, patterns: readonly string[]): boolean {
-  return patterns.some((p) => p === name || ((p.includes("*") || p.includes("?")) && globToRegExp(p).test(name)));
+  return patterns.some((p) =>
+    p === name || ((p.includes("*") || p.includes("?")) && globToRegExp(p).test(name))
+  );
 }
 
 /**

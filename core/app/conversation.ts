@@ -165,22 +165,9 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     turnReminder: skillReminder(app, { session, resumed: loaded !== undefined }),
     now,
     checkpoints: ckpt.recorder,
-    subagents: subagentHost(app, {
-      ...{ session, policy, ask, llm, opts, sandbox, shells, now },
-      events: opts.events,
-      checkpoints: ckpt.recorder,
-    }),
+    subagents: subagentHost(app, { session, policy, ask, llm, opts, sandbox, shells, now, ckpt }),
   });
-  const base = {
-    agent,
-    llm,
-    policy,
-    tools,
-    warnings,
-    shells,
-    close: ckpt.close,
-    resumed: loaded !== undefined,
-  };
+  const base = { agent, llm, policy, tools, warnings, shells, close: ckpt.close, resumed: !!loaded };
   const rewind = (req: RewindChoice) => ckpt.rewind(req, () => tools.deferral.coldPoint());
   return { ...base, workspace: app.workspace, checkpoints: ckpt.store, rewind };
 }

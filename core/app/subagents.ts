@@ -7,9 +7,26 @@ import { modelLimits } from "../context/mod.ts";
 import { LlmClient } from "../provider/mod.ts";
 import type { Session } from "../session/mod.ts";
 import type { BackgroundShells, CommandRunner, CommandSandbox, FileAccess } from "../tool/mod.ts";
+import type { Clock } from "../clock/mod.ts";
+import type { ReasoningEffort } from "../config/mod.ts";
 import { deferralSettings } from "../toollist/mod.ts";
 import type { NaviApp } from "./app.ts";
-import type { ConversationOptions } from "./conversation.ts";
+
+/** What of the conversation's options its subagents use (the provider, effort, clock, fronts' routes, events). */
+export interface SubagentConversation {
+  /** The provider a model named by an agent file is asked on. */
+  provider?: string;
+  /** The reasoning effort. */
+  effort?: ReasoningEffort;
+  /** The clock of retries. */
+  clock?: Clock;
+  /** Where file tools read and write. */
+  files?: FileAccess;
+  /** Where `bash` runs commands. */
+  commandRunner?: CommandRunner;
+  /** The conversation's events (subagents report through them). */
+  events?: AgentEvents;
+}
 
 /** Build the host that runs the `task` tool's subagents for a conversation on `session`. */
 export function subagentHost(
@@ -19,12 +36,11 @@ export function subagentHost(
     policy: ApprovalPolicy;
     ask?: AskUser;
     llm: LlmClient;
-    opts: ConversationOptions;
+    opts: SubagentConversation;
     sandbox: CommandSandbox;
     shells: BackgroundShells;
-    events?: AgentEvents;
     now?: () => number;
-    checkpoints?: CheckpointHooks;
+    ckpt: { recorder?: CheckpointHooks };
   },
 ): SubagentHost {
   const { session, policy, llm, opts } = parts;
@@ -69,8 +85,8 @@ export function subagentHost(
     skills: app.extensions,
     readable: () => app.extensions.skills.map((s) => s.dir),
     beforeRequest: () => app.mcp.settle(),
-    ...(parts.events ? { events: parts.events } : {}),
+    ...(opts.events ? { events: opts.events } : {}),
     ...(parts.now ? { now: parts.now } : {}),
-    ...(parts.checkpoints ? { checkpoints: parts.checkpoints } : {}),
+    ...(parts.ckpt.recorder ? { checkpoints: parts.ckpt.recorder } : {}),
   });
 }

@@ -180,7 +180,9 @@ class TerminalPrinter {
   }
 
   #settle(): void {
-    if (this.#thinkingSince === undefined && !this.#running.size && !this.#subagents.size) this.#status.stop();
+    if (this.#thinkingSince === undefined && !this.#running.size && !this.#subagents.size) {
+      this.#status.stop();
+    }
   }
 
   #callLine(call: ToolCall): string {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import {
-  APPROVAL_MODES,
   type AgentSettings,
+  APPROVAL_MODES,
   type CheckpointSettings,
   type CompatSettings,
   type Config,

@@ -13,10 +13,10 @@ export {
   validServerName,
 } from "./config.ts";
 export {
+  type AgentSettings,
   APPROVAL_MODES,
   type ApprovalMode,
   type ApprovalSettings,
-  type AgentSettings,
   type CheckpointSettings,
   type CompatSettings,
   type Config,

@@ -10,7 +10,9 @@ export function agentsTable(agents: readonly AgentDefinition[], style: Style): s
     a.readOnly ? "read-only" : a.tools ? (a.tools.join(", ") || "none") : "the parent's";
   return table([
     ["AGENT", "FROM", "TOOLS", "DESCRIPTION"].map(style.bold),
-    ...agents.map((a) => [a.name, a.level, shorten(tools(a), 40), shorten(a.description, 70)].map(escapeControls)),
+    ...agents.map((a) =>
+      [a.name, a.level, shorten(tools(a), 40), shorten(a.description, 70)].map(escapeControls)
+    ),
   ]);
 }
 
@@ -19,15 +21,17 @@ export function subagentRuns(runs: readonly SubagentRecord[], opts: { dir: strin
   if (!runs.length) return "no subagents ran in this session";
   return table([
     ["N", "AGENT", "TASK", "RESULT", "TOKENS (IN/CACHED/OUT)", "TIME", "TRANSCRIPT"].map(opts.style.bold),
-    ...runs.map((r) => [
-      String(r.n),
-      r.agent,
-      shorten(r.description, 40),
-      r.ok ? "ok" : shorten(r.error ?? "failed", 40),
-      `${r.usage.prompt_tokens}/${r.usage.cached_tokens}/${r.usage.completion_tokens}`,
-      `${(r.ms / 1000).toFixed(1)}s`,
-      join(opts.dir, `${r.n}.jsonl`),
-    ].map(escapeControls)),
+    ...runs.map((r) =>
+      [
+        String(r.n),
+        r.agent,
+        shorten(r.description, 40),
+        r.ok ? "ok" : shorten(r.error ?? "failed", 40),
+        `${r.usage.prompt_tokens}/${r.usage.cached_tokens}/${r.usage.completion_tokens}`,
+        `${(r.ms / 1000).toFixed(1)}s`,
+        join(opts.dir, `${r.n}.jsonl`),
+      ].map(escapeControls)
+    ),
   ]);
 }
 

@@ -55,9 +55,7 @@ export function sessionUsageText(
   return `${own}
 
 subagents (${n} run${n === 1 ? "" : "s"}, not in the table above):
-${
-    usageText(subagentsByModel(session.subagents), prices).replace(/\nno prices configured.*$/s, "")
-  }`;
+${usageText(subagentsByModel(session.subagents), prices).replace(/\nno prices configured.*$/s, "")}`;
 }
 
 /**

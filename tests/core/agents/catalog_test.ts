@@ -6,8 +6,21 @@ import { assertEquals, assertMatch, tempDir } from "../../helpers.ts";
 
 Deno.test("Claude Code's tool names map to navi's; MCP names and globs pass; the rest is reported", () => {
   assertEquals(
-    mapToolNames(["Read", "Grep", "Glob", "LS", "Bash(git diff:*)", "Edit", "MultiEdit", "Write", "TodoWrite"]),
-    { tools: ["read_file", "grep", "glob", "list_dir", "bash", "edit_file", "write_file", "todo_write"], unknown: [] },
+    mapToolNames([
+      "Read",
+      "Grep",
+      "Glob",
+      "LS",
+      "Bash(git diff:*)",
+      "Edit",
+      "MultiEdit",
+      "Write",
+      "TodoWrite",
+    ]),
+    {
+      tools: ["read_file", "grep", "glob", "list_dir", "bash", "edit_file", "write_file", "todo_write"],
+      unknown: [],
+    },
   );
   assertEquals(mapToolNames(["mcp__docs__search", "mcp__github__*", "read_file", "Task(reviewer)"]), {
     tools: ["mcp__docs__search", "mcp__github__*", "read_file", "task"],
@@ -66,7 +79,10 @@ Deno.test("folders in precedence order: the project's shadow the user's, files s
     { kind: "navi", level: "user", path: join(root.path, "home") },
   ]);
   assertEquals(folders.length, 3, ".agents/ holds skills, not agents");
-  const catalog = await AgentCatalog.load([...folders, { path: join(root.path, "plugin/agents"), level: "plugin" }]);
+  const catalog = await AgentCatalog.load([...folders, {
+    path: join(root.path, "plugin/agents"),
+    level: "plugin",
+  }]);
   assertEquals(
     catalog.agents.map((a) => [a.name, a.level, a.description]),
     [
@@ -81,7 +97,10 @@ Deno.test("folders in precedence order: the project's shadow the user's, files s
   assertMatch(problems, /bad\.md:\d+: invalid YAML/);
   assertMatch(problems, /big\.md: \d+ bytes is over the 262144-byte limit; skipped/);
   assertMatch(problems, /sneaky\.md: points outside the repository/);
-  assertMatch(problems, /home\/agents\/reviewer\.md: agent reviewer is shadowed by .*\.navi\/agents\/reviewer\.md$/m);
+  assertMatch(
+    problems,
+    /home\/agents\/reviewer\.md: agent reviewer is shadowed by .*\.navi\/agents\/reviewer\.md$/m,
+  );
   assertEquals(catalog.runnables().map((i) => i.name), ["explore", "reviewer"]);
   const untrusted = catalog.withoutProject();
   assertEquals(untrusted.agents.map((a) => [a.name, a.level]), [

@@ -48,11 +48,29 @@ Deno.test("a subagent gets what its file lists and the parent may use, minus dis
   );
   assertEquals(
     subagentTools(agent({ disallowedTools: ["bash", "mcp__*"] }), { parent, registry, nest: true }),
-    ["read_file", "write_file", "edit_file", "list_dir", "glob", "grep", "bash_output", "kill_shell", "todo_write", "skill", "task"],
+    [
+      "read_file",
+      "write_file",
+      "edit_file",
+      "list_dir",
+      "glob",
+      "grep",
+      "bash_output",
+      "kill_shell",
+      "todo_write",
+      "skill",
+      "task",
+    ],
   );
   assertEquals(subagentTools(agent({ tools: [] }), { parent, registry, nest: false }), []);
   const explore = BUILTIN_AGENTS.find((a) => a.name === "explore")!;
-  assertEquals(subagentTools(explore, { parent, registry, nest: true }), ["read_file", "list_dir", "glob", "grep", "skill"]);
+  assertEquals(subagentTools(explore, { parent, registry, nest: true }), [
+    "read_file",
+    "list_dir",
+    "glob",
+    "grep",
+    "skill",
+  ]);
 });
 
 Deno.test("a subagent's approval mode is its parent's or stricter", () => {

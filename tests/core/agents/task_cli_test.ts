@@ -4,7 +4,15 @@ import { join } from "node:path";
 import { type Recorded, startLlmServer, type Step } from "../../support/llm_server.ts";
 import { writeTree } from "../../support/project_fixture.ts";
 import { userHomeEnv } from "../../support/project_fixture.ts";
-import { assert, assertEquals, assertMatch, runNavi, tempDir, textUnder, writeConfig } from "../../helpers.ts";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  runNavi,
+  tempDir,
+  textUnder,
+  writeConfig,
+} from "../../helpers.ts";
 
 const KEY = "sk-agents-KNOWN-KEY-31337313";
 
@@ -80,7 +88,9 @@ Deno.test("a .claude/agents/reviewer.md with tools Read, Grep runs twice in para
       return { text: `${file}.ts is fine`, fault: { delayMs: 150 } };
     }
     if (last(body).role === "user") {
-      return { toolCalls: [task("reviewer", "review a.ts", "review a"), task("reviewer", "review b.ts", "review b")] };
+      return {
+        toolCalls: [task("reviewer", "review a.ts", "review a"), task("reviewer", "review b.ts", "review b")],
+      };
     }
     return { text: "both reviewed" };
   });
@@ -89,7 +99,11 @@ Deno.test("a .claude/agents/reviewer.md with tools Read, Grep runs twice in para
   const reviews = r.requests.filter((q) => system(q.body).includes("REVIEWER-PROMPT-9d1"));
   assertEquals(reviews.length, 2);
   for (const q of reviews) assertEquals(toolNames(q.body), ["read_file", "grep"]);
-  assertEquals(firstStillStreaming, [true], "the second subagent's request came while the first one's streamed");
+  assertEquals(
+    firstStillStreaming,
+    [true],
+    "the second subagent's request came while the first one's streamed",
+  );
   const results = toolResults(r.requests.at(-1)!.body);
   assertEquals(results.map((x) => [x.ok, x.agent, x.answer]).sort(), [
     [true, "reviewer", "a.ts is fine"],
@@ -100,7 +114,11 @@ Deno.test("a .claude/agents/reviewer.md with tools Read, Grep runs twice in para
   assertEquals(keys[0], keys[1]);
   assertMatch(keys[0], /:reviewer$/);
   assert(keys[0] !== String(r.requests[0].body.prompt_cache_key), "a cache key of its own");
-  assertEquals(r.requests[0].body.tools, r.requests.at(-1)!.body.tools, "the parent's tools array never changes");
+  assertEquals(
+    r.requests[0].body.tools,
+    r.requests.at(-1)!.body.tools,
+    "the parent's tools array never changes",
+  );
   assertMatch(r.stderr, /↳ reviewer · review a: started/);
   assertMatch(r.stderr, /↳ reviewer · review b: done · 0 tool calls · \d+\.\ds/);
 });
@@ -145,7 +163,8 @@ Deno.test("depth 2 is refused by default: a subagent is offered no task tool, an
 });
 
 Deno.test("a subagent that reaches maxTurns returns ok:false with its partial answer; the parent goes on", async () => {
-  const looper = "---\nname: looper\ndescription: Loops.\ntools: [Read]\nmaxTurns: 2\n---\nYou are LOOPER-7.\n";
+  const looper =
+    "---\nname: looper\ndescription: Loops.\ntools: [Read]\nmaxTurns: 2\n---\nYou are LOOPER-7.\n";
   await using t = await setup({ ".navi/agents/looper.md": looper, "x.txt": "x\n" });
   assertEquals((await trustIt(t)).code, 0);
   const r = await t.run(["-p", "loop"], (i, body) => {
@@ -182,12 +201,26 @@ Deno.test("a subagent's transcript is kept under its parent session, without the
   assert(!r.stdout.includes(KEY) && !r.stderr.includes(KEY), "no secret on the screen");
   assertEquals(out.subagent_usage.runs, 1);
   assert(out.subagent_usage.prompt_tokens > 0, "subagent tokens counted apart");
-  assertEquals(out.session_usage.prompt_tokens, out.usage.prompt_tokens, "the conversation's own tokens only");
+  assertEquals(
+    out.session_usage.prompt_tokens,
+    out.usage.prompt_tokens,
+    "the conversation's own tokens only",
+  );
   const show = await t.run(["sessions", "show", id.slice(0, 12)], () => ({ text: "" }));
   assertEquals(show.code, 0, show.stderr);
-  assertMatch(show.stdout, new RegExp(`^1 +explore +run explore +ok +\\d+/\\d+/\\d+ +\\d+\\.\\ds +${join(sessions, id)}/agents/1\\.jsonl`, "m"));
+  assertMatch(
+    show.stdout,
+    new RegExp(
+      `^1 +explore +run explore +ok +\\d+/\\d+/\\d+ +\\d+\\.\\ds +${join(sessions, id)}/agents/1\\.jsonl`,
+      "m",
+    ),
+  );
   const list = await t.run(["sessions"], () => ({ text: "" }));
-  assertEquals(list.stdout.split("\n").filter((l) => l.startsWith(id.slice(0, 8))).length, 1, "a transcript is no session of its own");
+  assertEquals(
+    list.stdout.split("\n").filter((l) => l.startsWith(id.slice(0, 8))).length,
+    1,
+    "a transcript is no session of its own",
+  );
 });
 
 Deno.test("hostile agent files: each bad one is one line naming it, the good one still loads, nothing runs untrusted", async () => {
@@ -195,7 +228,7 @@ Deno.test("hostile agent files: each bad one is one line naming it, the good one
     ".claude/agents/reviewer.md": REVIEWER,
     ".claude/agents/broken.md": "---\nname: [unclosed\n---\nbody\n",
     ".claude/agents/nodesc.md": "---\nname: nodesc\n---\nbody\n",
-    ".claude/agents/badname.md": "---\nname: \"../../etc\"\ndescription: x\n---\nbody\n",
+    ".claude/agents/badname.md": '---\nname: "../../etc"\ndescription: x\n---\nbody\n',
     ".claude/agents/web.md": "---\nname: web\ndescription: Web.\ntools: WebFetch, Read, Bogus\n---\nbody\n",
   });
   const untrusted = await t.run(["-p", "hi"], (_i, body) => ({ text: toolDescription(body) }));
@@ -210,8 +243,8 @@ Deno.test("hostile agent files: each bad one is one line naming it, the good one
     assertEquals(lines.filter((l) => l.includes(name)).length, 1, `${name}: ${r.stderr}`);
   }
   assertEquals(lines.filter((l) => l.includes("web.md") && /WebFetch, Bogus/.test(l)).length, 1, r.stderr);
-  assertMatch(r.stdout, /^  - reviewer: Reviews code for bugs/m);
-  assertMatch(r.stdout, /^  - web: Web\./m);
+  assertMatch(r.stdout, /^ {2}- reviewer: Reviews code for bugs/m);
+  assertMatch(r.stdout, /^ {2}- web: Web\./m);
   assert(!r.stdout.includes("nodesc"));
 });
 
@@ -235,6 +268,14 @@ Deno.test("every run of the same agent sends the same prefix (system prompt and 
   assertEquals(new Set(subs.map((q) => prefix(q.body))).size, 1, "byte-identical prefix");
   assertEquals(toolNames(subs[0].body), ["read_file", "list_dir", "glob", "grep", "skill"]);
   const parents = r.requests.filter((q) => !subs.includes(q));
-  assertEquals(new Set(parents.map((q) => JSON.stringify(q.body.tools))).size, 1, "the parent's array is fixed");
-  assertEquals(toolResults(r.requests.at(-1)!.body).map((x) => x.answer), ["found look 0", "found look 1", "found look 2"]);
+  assertEquals(
+    new Set(parents.map((q) => JSON.stringify(q.body.tools))).size,
+    1,
+    "the parent's array is fixed",
+  );
+  assertEquals(toolResults(r.requests.at(-1)!.body).map((x) => x.answer), [
+    "found look 0",
+    "found look 1",
+    "found look 2",
+  ]);
 });

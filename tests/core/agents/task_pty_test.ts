@@ -19,7 +19,9 @@ Deno.test({
     await using ws = await tempDir();
     const server = startLlmServer((_i, body): Step => {
       if (isSub(body)) return { text: "looking", fault: { cutAfter: 2, then: "hang" } };
-      if (messages(body).at(-1)!.role === "user") return { toolCalls: [task("look at a"), task("look at b")] };
+      if (messages(body).at(-1)!.role === "user") {
+        return { toolCalls: [task("look at a"), task("look at b")] };
+      }
       return { text: "the parent went on" };
     });
     try {
@@ -34,11 +36,21 @@ Deno.test({
         await pty.waitFor("/help for commands", 20_000);
         await pty.type("explore both");
         await pty.keys("Enter");
-        await pty.waitFor(/↳ explore · look at a · \d+s\n.*↳ explore · look at b · \d+s|↳ explore · look at b · \d+s\n.*↳ explore · look at a · \d+s/);
+        await pty.waitFor(
+          /↳ explore · look at a · \d+s\n.*↳ explore · look at b · \d+s|↳ explore · look at b · \d+s\n.*↳ explore · look at a · \d+s/,
+        );
         const subs = () => server.requests.filter((q) => isSub(q.body));
-        await until(() => subs().length === 2 && subs().every((q) => q.progress.hanging), 10_000, "both hanging");
+        await until(
+          () => subs().length === 2 && subs().every((q) => q.progress.hanging),
+          10_000,
+          "both hanging",
+        );
         await pty.keys("C-c");
-        await until(() => subs().every((q) => q.progress.ended), 10_000, "both subagent requests to be dropped");
+        await until(
+          () => subs().every((q) => q.progress.ended),
+          10_000,
+          "both subagent requests to be dropped",
+        );
         await pty.waitFor(/\(interrupted\)/);
         const screen = await pty.screen({ all: true });
         assertEquals(screen.match(/↳ explore · look at [ab]: Aborted by the user/g)?.length, 2, screen);
