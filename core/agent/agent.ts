@@ -203,6 +203,8 @@ export interface AgentOptions {
   cacheKey?: string;
   /** Starts subagents for the `task` tool (absent: subagents may not run here). */
   subagents?: SubagentLauncher;
+  /** Tools this agent is not offered, and why: a call to one fails with that reason (a subagent's `task`). */
+  unavailable?: Record<string, string>;
 }
 
 /** The agent loop of one conversation: request, run tool calls, feed results back, until an answer. */
@@ -224,7 +226,11 @@ export class Agent {
     this.keeper = opts.keeper;
     this.#calls = new ToolCallRunner({
       ...opts,
-      route: (call) => opts.tools.deferral.route(call),
+      route: (call) => {
+        const routed = opts.tools.deferral.route(call);
+        const why = !routed.tool && opts.unavailable?.[call.name];
+        return why ? { call, error: why } : routed;
+      },
       fit: (content, id) =>
         this.keeper.fitText(content, { tools: this.tools.sent(), name: id, what: "the result of this call" }),
     });

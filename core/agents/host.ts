@@ -111,10 +111,7 @@ export class SubagentHost implements SubagentLauncher {
     }
     const maxDepth = this.#opts.settings?.max_depth ?? DEFAULT_DEPTH;
     if (this.depth > maxDepth) {
-      return {
-        ok: false,
-        error: `A subagent cannot start subagents here (agents.max_depth is ${maxDepth})`,
-      };
+      return { ok: false, error: depthLimit(maxDepth) };
     }
     let release: (() => void) | undefined;
     try {
@@ -226,6 +223,7 @@ export class SubagentHost implements SubagentLauncher {
       model: () => opts.model,
       cacheKey: `${o.session.meta.id}:${agent.name}`,
       ...(child ? { subagents: child } : {}),
+      ...(this.depth >= maxDepth ? { unavailable: { task: depthLimit(maxDepth) } } : {}),
     });
   }
 
@@ -279,6 +277,10 @@ export class SubagentHost implements SubagentLauncher {
       });
     } catch { /* a record that cannot be written must not lose the answer */ }
   }
+}
+
+function depthLimit(maxDepth: number): string {
+  return `A subagent cannot start subagents here (agents.max_depth is ${maxDepth})`;
 }
 
 /** The parts of the parent's tool context a subagent's calls share. */

@@ -158,8 +158,11 @@ Deno.test("depth 2 is refused by default: a subagent is offered no task tool, an
   assertEquals(subs.length, 2, "no third level ever asked the model");
   assert(!toolNames(subs[0].body).includes("task"), "no task tool for a subagent");
   assert(toolNames(r.requests[0].body).includes("task"));
-  const [result] = toolResults(r.requests.at(-1)!.body);
-  assertMatch(String(result.answer), /"ok":false/);
+  assertEquals(toolResults(subs[1].body), [{
+    ok: false,
+    error: "A subagent cannot start subagents here (agents.max_depth is 1)",
+  }]);
+  assertEquals(toolResults(r.requests.at(-1)!.body)[0].ok, true, "the subagent still answered");
 });
 
 Deno.test("a subagent that reaches maxTurns returns ok:false with its partial answer; the parent goes on", async () => {
@@ -278,4 +281,28 @@ Deno.test("every run of the same agent sends the same prefix (system prompt and 
     "found look 1",
     "found look 2",
   ]);
+});
+
+Deno.test("with agents.max_depth 2 a subagent may start one of its own, whose transcript goes under its own", async () => {
+  await using t = await setup({}, { agents: { max_depth: 2 } });
+  const r = await t.run(["-p", "nest", "--approval", "auto", "--output-format", "json"], (_i, body) => {
+    const level = String(last(body).content);
+    if (system(body).includes("working for another agent")) {
+      if (level === "level 1") return { toolCalls: [task("general", "level 2")] };
+      if (last(body).role === "user") return { toolCalls: [task("general", "level 3")] };
+      return { text: `deepest saw: ${String(last(body).content)}` };
+    }
+    if (last(body).role === "user") return { toolCalls: [task("general", "level 1")] };
+    return { text: "parent done" };
+  });
+  assertEquals(r.code, 0, r.stderr);
+  const subs = r.requests.filter((q) => system(q.body).includes("working for another agent"));
+  assertEquals(subs.map((q) => toolNames(q.body).includes("task")), [true, false, false, true]);
+  const id = JSON.parse(r.stdout).session_id as string;
+  const nested = join(t.home, "sessions", id, "agents", "1", "agents", "1.jsonl");
+  assertMatch(
+    await Deno.readTextFile(nested),
+    /"subagent_of":\{"id":"[^"]+-agent-1","n":1,"agent":"general"\}/,
+  );
+  assertMatch(String(JSON.parse(String(last(subs[2].body).content)).error), /agents\.max_depth is 2/);
 });
