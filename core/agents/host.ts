@@ -21,7 +21,7 @@ import type {
 import { assemble, type DeferralSettings, ToolList } from "../toollist/mod.ts";
 import type { AgentCatalog } from "./catalog.ts";
 import type { AgentDefinition } from "./definition.ts";
-import { Slots } from "./slots.ts";
+import { OneAtATime, Slots } from "./slots.ts";
 import { onlyThese, stricterMode, subagentTools } from "./tools.ts";
 import { subagentSystemPrompt, usageLine } from "./prompt.ts";
 
@@ -77,6 +77,8 @@ export interface SubagentHostOptions {
   checkpoints?: CheckpointHooks;
   /** How deep the parent is (0: the conversation itself). */
   depth?: number;
+  /** Puts the questions of all subagents of a conversation on screen one at a time (shared by nested hosts). */
+  questions?: OneAtATime;
   /** The clock (ms since the epoch). */
   now?: () => number;
 }
@@ -89,12 +91,14 @@ const DEFAULT_TURNS = 20;
 export class SubagentHost implements SubagentLauncher {
   #opts: SubagentHostOptions;
   #slots: Slots;
+  #questions: OneAtATime;
   #taken = new Set<number>();
 
   /** A host for the conversation `opts` describes. */
   constructor(opts: SubagentHostOptions) {
     this.#opts = opts;
     this.#slots = new Slots(opts.settings?.max_parallel ?? DEFAULT_PARALLEL);
+    this.#questions = opts.questions ?? new OneAtATime();
   }
 
   /** How deep this host's subagents are (1 for the conversation's). */
@@ -152,7 +156,7 @@ export class SubagentHost implements SubagentLauncher {
       transcript: session.file,
     };
     const maxTurns = agent.maxTurns ?? o.settings?.max_turns ?? DEFAULT_TURNS;
-    const sub = this.#agent(agent, { session, chat, model, info, maxTurns });
+    const sub = this.#agent(agent, { session, chat, model, info, maxTurns, signal: opts.signal });
     o.events?.subagentStart?.(info);
     let text = "";
     let error: string | undefined;
@@ -179,7 +183,14 @@ export class SubagentHost implements SubagentLauncher {
 
   #agent(
     agent: AgentDefinition,
-    opts: { session: Session; chat: ChatFn; model?: string; info: SubagentInfo; maxTurns: number },
+    opts: {
+      session: Session;
+      chat: ChatFn;
+      model?: string;
+      info: SubagentInfo;
+      maxTurns: number;
+      signal: AbortSignal;
+    },
   ): Agent {
     const o = this.#opts;
     const mode = stricterMode(o.mode(), agent.permissionMode);
@@ -187,7 +198,12 @@ export class SubagentHost implements SubagentLauncher {
       mode,
       allow: o.rules.allow,
       deny: o.rules.deny,
-      ask: o.ask && ((q) => o.ask!({ ...q, agent: agent.name })),
+      ask: o.ask &&
+        ((q) =>
+          this.#questions.run(() => o.ask!({ ...q, agent: agent.name }), {
+            signal: opts.signal,
+            fallback: "no",
+          })),
       sandboxAllows: o.sandboxAllows,
     });
     const maxDepth = o.settings?.max_depth ?? DEFAULT_DEPTH;
@@ -209,7 +225,9 @@ export class SubagentHost implements SubagentLauncher {
       sourceOf: (tool) => o.registry.sourceOf(tool),
       coldPoint: () => tools.deferral.coldPoint(),
     });
-    const child = names.includes("task") ? new SubagentHost({ ...o, session, depth: this.depth }) : undefined;
+    const child = names.includes("task")
+      ? new SubagentHost({ ...o, session, depth: this.depth, questions: this.#questions })
+      : undefined;
     return new Agent({
       ...pick(o),
       registry: o.registry,

@@ -17,6 +17,6 @@ export {
 } from "./definition.ts";
 export { SubagentHost, type SubagentHostOptions } from "./host.ts";
 export { subagentSystemPrompt, usageLine } from "./prompt.ts";
-export { Slots } from "./slots.ts";
+export { OneAtATime, Slots } from "./slots.ts";
 export { agentList, taskTool } from "./task_tool.ts";
 export { onlyThese, stricterMode, subagentTools, TASK_TOOL } from "./tools.ts";

@@ -45,3 +45,15 @@ function once(fn: () => void): () => void {
     fn();
   };
 }
+
+/** Runs tasks one at a time, in call order (approval questions of parallel subagents: one on screen at once). */
+export class OneAtATime {
+  #tail: Promise<unknown> = Promise.resolve();
+
+  /** Run `fn` after the tasks before it; when `signal` aborted meanwhile, resolve with `fallback` instead. */
+  run<T>(fn: () => Promise<T>, opts: { signal: AbortSignal; fallback: T }): Promise<T> {
+    const next = this.#tail.then(() => (opts.signal.aborted ? opts.fallback : fn()));
+    this.#tail = next.catch(() => {});
+    return next;
+  }
+}

@@ -6,10 +6,22 @@ import { assert, assertEquals, llmConfig, MAIN, tempDir, until, writeConfig } fr
 type Body = Record<string, unknown>;
 const messages = (b: Body) => b.messages as { role: string; content: unknown }[];
 const isSub = (b: Body) => String(messages(b)[0].content).includes("read-only explorer");
-const task = (description: string) => ({
+const isGeneral = (b: Body) => String(messages(b)[0].content).includes("working for another agent");
+const task = (description: string, agent = "explore") => ({
   name: "task",
-  arguments: JSON.stringify({ agent: "explore", description, prompt: `please ${description}` }),
+  arguments: JSON.stringify({ agent, description, prompt: `please ${description}` }),
 });
+
+async function startNavi(home: string, ws: string) {
+  const pty = await Pty.start([Deno.execPath(), "run", "-A", MAIN], {
+    env: { NAVI_HOME: home },
+    cwd: ws,
+    width: 120,
+    height: 30,
+  });
+  await pty.waitFor("/help for commands", 20_000);
+  return pty;
+}
 
 Deno.test({
   name: "two subagents show one live line each; Ctrl-C stops both and the parent turn",
@@ -26,14 +38,8 @@ Deno.test({
     });
     try {
       await writeConfig(home.path, llmConfig(server.url));
-      const pty = await Pty.start([Deno.execPath(), "run", "-A", MAIN], {
-        env: { NAVI_HOME: home.path },
-        cwd: ws.path,
-        width: 120,
-        height: 30,
-      });
+      const pty = await startNavi(home.path, ws.path);
       try {
-        await pty.waitFor("/help for commands", 20_000);
         await pty.type("explore both");
         await pty.keys("Enter");
         await pty.waitFor(
@@ -56,6 +62,53 @@ Deno.test({
         assertEquals(screen.match(/↳ explore · look at [ab]: Aborted by the user/g)?.length, 2, screen);
         assert(!screen.includes("the parent went on"), "the parent turn stopped too");
         assertEquals(server.requests.length, 3, "no request after Ctrl-C");
+      } finally {
+        await pty.close();
+      }
+    } finally {
+      await server.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "two subagents asking for bash: the questions name the agent and come one at a time",
+  ignore: !haveTmux(),
+  async fn() {
+    await using home = await tempDir();
+    await using ws = await tempDir();
+    const server = startLlmServer((_i, body): Step => {
+      const last = messages(body).at(-1)!;
+      if (isGeneral(body)) {
+        if (last.role === "user") {
+          return {
+            toolCalls: [{ name: "bash", arguments: JSON.stringify({ command: `echo ${last.content}` }) }],
+          };
+        }
+        return { text: `sub: ${JSON.parse(String(last.content)).error}` };
+      }
+      if (last.role === "user") return { toolCalls: [task("first", "general"), task("second", "general")] };
+      return { text: "the parent went on" };
+    });
+    try {
+      await writeConfig(home.path, llmConfig(server.url));
+      const pty = await startNavi(home.path, ws.path);
+      try {
+        await pty.type("two commands");
+        await pty.keys("Enter");
+        const asked = async () =>
+          (await pty.screen({ all: true })).split("[general] bash wants to run:").length - 1;
+        await until(async () => (await asked()) === 1, 15_000, "the first question");
+        const firsts = () => server.requests.filter((q) => isGeneral(q.body)).length;
+        await until(() => firsts() === 2, 15_000, "both subagents to ask for bash");
+        await new Promise((r) => setTimeout(r, 300));
+        assertEquals(await asked(), 1, "the second question waits for the first");
+        await pty.keys("Escape");
+        await until(async () => (await asked()) === 2, 15_000, "the second question");
+        await pty.keys("Escape");
+        await pty.waitFor("the parent went on");
+        const subs = server.requests.filter((q) => isGeneral(q.body));
+        assertEquals(subs.length, 4);
       } finally {
         await pty.close();
       }
