@@ -74,6 +74,6 @@ export class StatusLine {
 
   /** Takes the line (all its rows) off the screen, the cursor back at the start of its first row. */
   #erase(): string {
-    return "\r\x1b[K" + "\x1b[1A\x1b[K".repeat(this.#rows - 1);
+    return this.#rows > 1 ? `\r\x1b[${this.#rows - 1}A\x1b[J` : "\r\x1b[K";
   }
 }

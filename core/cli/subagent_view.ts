@@ -61,14 +61,14 @@ export class SubagentView {
     const now = this.#now();
     return [...this.#live.values()].map((l) => {
       const s = Math.floor((now - l.started) / 1000);
-      const text = `  ↳ ${l.info.agent} · ${l.info.description}${l.tool ? ` · ${l.tool}` : ""} · ${s}s`;
-      return escapeControls(shorten(text, width));
+      const text = `↳ ${l.info.agent} · ${l.info.description}${l.tool ? ` · ${l.tool}` : ""} · ${s}s`;
+      return `  ${escapeControls(shorten(text, width - 2))}`;
     });
   }
 
   #line(info: SubagentInfo, what: string): string {
-    const head = escapeControls(shorten(`  ↳ ${info.agent} · ${info.description}`, 80));
-    return this.#style.dim(`${head}: `) + what;
+    const head = escapeControls(shorten(`↳ ${info.agent} · ${info.description}`, 80));
+    return this.#style.dim(`  ${head}: `) + what;
   }
 }
 

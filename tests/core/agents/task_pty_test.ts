@@ -61,6 +61,7 @@ Deno.test({
         const screen = await pty.screen({ all: true });
         assertEquals(screen.match(/↳ explore · look at [ab]: Aborted by the user/g)?.length, 2, screen);
         assert(!screen.includes("the parent went on"), "the parent turn stopped too");
+        assert(!screen.includes("\\x1b"), "the live lines are redrawn, never shown as escapes");
         assertEquals(server.requests.length, 3, "no request after Ctrl-C");
       } finally {
         await pty.close();
