@@ -1,7 +1,7 @@
 // Runs subagents for one conversation: a fresh context on the same Agent loop, rights never wider than its own.
 import { existsSync, readdirSync } from "node:fs";
 import { Agent, type AgentEvents, type SubagentInfo } from "../agent/mod.ts";
-import { ApprovalPolicy, type AskUser } from "../approval/mod.ts";
+import { ApprovalPolicy, type ApprovalQuestion, type AskUser } from "../approval/mod.ts";
 import type { CheckpointHooks } from "../checkpoints/mod.ts";
 import type { AgentSettings, ApprovalMode } from "../config/mod.ts";
 import { ContextKeeper, type ModelLimits } from "../context/mod.ts";
@@ -200,7 +200,7 @@ export class SubagentHost implements SubagentLauncher {
       deny: o.rules.deny,
       ask: o.ask &&
         ((q) =>
-          this.#questions.run(() => o.ask!({ ...q, agent: agent.name }), {
+          this.#questions.run(() => o.ask!(asAgent(q, agent.name)), {
             signal: opts.signal,
             fallback: "no",
           })),
@@ -295,6 +295,12 @@ export class SubagentHost implements SubagentLauncher {
       });
     } catch { /* a record that cannot be written must not lose the answer */ }
   }
+}
+
+/** A subagent's question as the user sees it: its agent named, no call id (fronts know only the parent's calls). */
+function asAgent(q: ApprovalQuestion, agent: string): ApprovalQuestion {
+  const { callId: _callId, ...rest } = q;
+  return { ...rest, agent };
 }
 
 function depthLimit(maxDepth: number): string {
