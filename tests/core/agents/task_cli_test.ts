@@ -3,6 +3,7 @@
 import { join } from "node:path";
 import { type Recorded, startLlmServer, type Step } from "../../support/llm_server.ts";
 import { writeTree } from "../../support/project_fixture.ts";
+import { validLines } from "../../support/stream_json.ts";
 import { userHomeEnv } from "../../support/project_fixture.ts";
 import {
   assert,
@@ -327,4 +328,23 @@ Deno.test("a hostile project agent asking for bypassPermissions still runs in th
   const sub = r.requests.filter((q) => system(q.body).includes("YOLO-3"));
   assertEquals(toolNames(sub[0].body), ["bash"]);
   assertMatch(String(toolResults(sub[1].body)[0].error), /^Not approved: bash needs approval/);
+});
+
+Deno.test("stream-json: a subagent's start and end are navi_subagent lines, valid against the schema", async () => {
+  await using t = await setup({});
+  const r = await t.run(["-p", "go", "--output-format", "stream-json"], (_i, body) => {
+    if (system(body).includes("read-only explorer")) return { text: "found it" };
+    if (last(body).role === "user") {
+      return { toolCalls: [{ id: "t1", ...task("explore", "find it", "find") }] };
+    }
+    return { text: "done" };
+  });
+  assertEquals(r.code, 0, r.stderr);
+  const lines = (await validLines(r.stdout)).filter((l) => l.type === "navi_subagent");
+  assertEquals(lines.map((l) => [l.event, l.n, l.agent, l.description, l.depth, l.tool_use_id, l.ok]), [
+    ["start", 1, "explore", "find", 1, "t1", undefined],
+    ["end", 1, "explore", "find", 1, "t1", true],
+  ]);
+  const usage = lines[1].usage as Record<string, number>;
+  assert(usage.input_tokens > 0 && usage.output_tokens > 0, JSON.stringify(usage));
 });
