@@ -2,13 +2,13 @@
 // system prompt (which agent asks) and last user message (which task).
 import { join } from "node:path";
 import { type Recorded, startLlmServer, type Step } from "../../support/llm_server.ts";
-import { writeTree } from "../../support/project_fixture.ts";
+import { userHomeEnv, writeTree } from "../../support/project_fixture.ts";
 import { validLines } from "../../support/stream_json.ts";
-import { userHomeEnv } from "../../support/project_fixture.ts";
 import {
   assert,
   assertEquals,
   assertMatch,
+  ROOT,
   runNavi,
   tempDir,
   textUnder,
@@ -347,4 +347,36 @@ Deno.test("stream-json: a subagent's start and end are navi_subagent lines, vali
   ]);
   const usage = lines[1].usage as Record<string, number>;
   assert(usage.input_tokens > 0 && usage.output_tokens > 0, JSON.stringify(usage));
+});
+
+Deno.test("a subagent that lists mcp__docs__echo (or a glob) gets those MCP tools and runs them; one that lists only Read gets no MCP tool", async () => {
+  const docs =
+    "---\nname: docs\ndescription: Uses the docs server.\ntools: [mcp__docs__ech*, Read]\n---\nDOCS-5\n";
+  const plain = "---\nname: plain\ndescription: Reads only.\ntools: Read\n---\nPLAIN-5\n";
+  await using t = await setup({ ".navi/agents/docs.md": docs, ".navi/agents/plain.md": plain }, {
+    mcp_servers: {
+      docs: { command: Deno.execPath(), args: ["run", "-A", join(ROOT, "tests/support/mcp_test_server.ts")] },
+    },
+  });
+  assertEquals((await trustIt(t)).code, 0);
+  const r = await t.run(["-p", "go", "--approval", "auto"], (_i, body) => {
+    if (system(body).includes("DOCS-5")) {
+      if (last(body).role === "user") {
+        return {
+          toolCalls: [{ name: "mcp__docs__echo", arguments: JSON.stringify({ message: "via mcp" }) }],
+        };
+      }
+      return { text: `docs says ${String(last(body).content)}` };
+    }
+    if (system(body).includes("PLAIN-5")) return { text: "plain done" };
+    if (last(body).role === "user") return { toolCalls: [task("docs", "ask docs"), task("plain", "read")] };
+    return { text: "parent done" };
+  });
+  assertEquals(r.code, 0, r.stderr);
+  const docsReq = r.requests.find((q) => system(q.body).includes("DOCS-5"))!;
+  assertEquals(toolNames(docsReq.body), ["read_file", "mcp__docs__echo"]);
+  const plainReq = r.requests.find((q) => system(q.body).includes("PLAIN-5"))!;
+  assertEquals(toolNames(plainReq.body), ["read_file"]);
+  const [docsResult] = toolResults(r.requests.at(-1)!.body);
+  assertMatch(String(docsResult.answer), /via mcp/);
 });
