@@ -5,7 +5,7 @@ import { ApprovalPolicy, type ApprovalQuestion, type AskUser } from "../approval
 import type { CheckpointHooks } from "../checkpoints/mod.ts";
 import type { AgentSettings, ApprovalMode } from "../config/mod.ts";
 import { ContextKeeper, type ModelLimits } from "../context/mod.ts";
-import { addUsage, type ChatFn, emptyUsage, type Usage } from "../provider/mod.ts";
+import { type ChatFn, totalUsage, type Usage } from "../provider/mod.ts";
 import { Session } from "../session/mod.ts";
 import type {
   BackgroundShells,
@@ -160,10 +160,8 @@ export class SubagentHost implements SubagentLauncher {
     o.events?.subagentStart?.(info);
     let text = "";
     let error: string | undefined;
-    const usage = emptyUsage();
     try {
       const result = await sub.run(opts.req.prompt, opts.signal);
-      addUsage(usage, result.usage);
       text = result.text;
       if (result.aborted) error = "Aborted by the user";
       else if (result.stoppedAtLimit) error = `${agent.name} reached its limit of ${maxTurns} model requests`;
@@ -173,6 +171,7 @@ export class SubagentHost implements SubagentLauncher {
     } finally {
       session.close();
     }
+    const usage = totalUsage(session.usage);
     const ms = Math.round(now() - started);
     this.#record({ info, started, ok: !error, error, ms, model, usage });
     o.events?.subagentEnd?.(info, { ok: !error, text, ...(error ? { error } : {}), usage, ms });

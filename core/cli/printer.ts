@@ -147,18 +147,26 @@ class TerminalPrinter {
 
   subagentStart(info: SubagentInfo): void {
     const line = this.#subagents.start(info);
-    if (this.#opts.mode === "print") this.block(line);
+    if (this.#opts.mode === "print") this.#under(line);
     this.#status.start();
   }
 
   subagentTool(info: SubagentInfo, tool: string): void {
     const line = this.#subagents.tool(info, tool);
-    if (this.#opts.mode === "print") this.block(line);
+    if (this.#opts.mode === "print") this.#under(line);
   }
 
   subagentEnd(info: SubagentInfo, end: SubagentEnd): void {
-    this.block(this.#subagents.end(info, end));
+    this.#under(this.#subagents.end(info, end));
     this.#settle();
+  }
+
+  /** A subagent's line, under its task call (the call's result still goes right below). */
+  #under(line: string): void {
+    const r = [...this.#running.values()].find((x) => this.#starting.includes(x));
+    if (r) this.#flushStarting();
+    this.#ensureNewline();
+    this.write(line + "\n");
   }
 
   #activityText(): string | undefined {

@@ -380,3 +380,23 @@ Deno.test("a subagent that lists mcp__docs__echo (or a glob) gets those MCP tool
   const [docsResult] = toolResults(r.requests.at(-1)!.body);
   assertMatch(String(docsResult.answer), /via mcp/);
 });
+
+Deno.test("a subagent whose model request fails returns ok:false with the error; the parent goes on", async () => {
+  await using t = await setup({});
+  const r = await t.run(["-p", "go"], (_i, body) => {
+    if (system(body).includes("read-only explorer")) {
+      return { status: 400, message: "the sub request is refused" };
+    }
+    if (last(body).role === "user") return { toolCalls: [task("explore", "look")] };
+    return { text: "parent went on" };
+  });
+  assertEquals(r.code, 0, r.stderr);
+  assertEquals(r.stdout, "parent went on\n");
+  const [result] = toolResults(r.requests.at(-1)!.body);
+  assertEquals([result.ok, result.partial_answer], [false, ""]);
+  assertMatch(String(result.error), /^explore failed: .*the sub request is refused/);
+  assertMatch(
+    r.stderr,
+    /^● task .*\n {2}↳ explore · run explore: started\n {2}↳ explore · run explore: explore failed: .*\n {2}⎿ error: explore failed/m,
+  );
+});
