@@ -1,10 +1,12 @@
-// Whole-process timings, each as a ratio to `deno run` of a hello-world file measured in the same run.
-// `deno run -A bench/process.ts` (part of `deno task bench`). Uses hyperfine when installed, else (or with
-// BENCH_LOOP=1) a loop of interleaved rounds.
+// Whole-process timings, each as a ratio to `deno run` of a hello-world file measured in the same run, then the
+// targets of issue 30 (bench/targets.ts: one-shot start-up idle and with one core busy, CPU, the clone, 100
+// plugins, subsystems on/off), each with its ratio and PASS/MISS. `deno run -A bench/process.ts` (part of
+// `deno task bench`). Uses hyperfine when installed, else (or with BENCH_LOOP=1) a loop of interleaved rounds.
 import { SERVER_EVERYTHING } from "../tests/support/warm.ts";
 import { join } from "node:path";
 import { startLlmServer } from "../tests/support/llm_server.ts";
 import { buildBundle } from "../scripts/bundle.ts";
+import { median, spinOneCore, SUBSYSTEMS, type Target, targetLine, timed, tracedPhase } from "./targets.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const DENO = Deno.execPath();
@@ -24,6 +26,8 @@ interface Case {
   home?: string;
   /** A directory removed before every run (a cold plugin cache). */
   fresh?: string;
+  /** The working directory (default: this process's). */
+  cwd?: string;
 }
 
 async function home(config: Record<string, unknown>, plugins = 0, noCodeCache = false): Promise<string> {
@@ -85,15 +89,16 @@ async function hyperfine(c: Case): Promise<number> {
 
 /** Median wall time of each case over RUNS rounds (after 2 warm-up rounds); each round runs every case once,
  * so that a change in the machine's load falls on all cases alike. */
-async function loop(all: Case[]): Promise<number[]> {
+async function loop(all: Case[], runs = RUNS): Promise<number[]> {
   const times: number[][] = all.map(() => []);
-  for (let round = 0; round < RUNS + 2; round++) {
+  for (let round = 0; round < runs + 2; round++) {
     for (const [i, c] of all.entries()) {
       if (c.fresh) await Deno.remove(c.fresh, { recursive: true }).catch(() => {});
       const t = performance.now();
       const r = await new Deno.Command(c.argv[0], {
         args: c.argv.slice(1),
         env: envOf(c),
+        cwd: c.cwd,
         stdout: "null",
         stderr: "null",
       }).output();
@@ -148,6 +153,7 @@ const everything = {
 };
 const plugins100 = await home({}, 100);
 const coldPlugins100 = await home({}, 100);
+const coldPlugins100b = await home({}, 100);
 const cases: Case[] = [
   { name: "navi --version", argv: [...NAVI, "--version"] },
   { name: "navi.js --version (bundle)", argv: [...BUNDLE, "--version"] },
@@ -168,6 +174,12 @@ const cases: Case[] = [
     argv: [...NAVI, "tools", "--json"],
     home: coldPlugins100,
     fresh: join(coldPlugins100, "cache"),
+  },
+  {
+    name: "navi.js tools --json, 100 plugins, cold (first run: no cache)",
+    argv: [...BUNDLE, "tools", "--json"],
+    home: coldPlugins100b,
+    fresh: join(coldPlugins100b, "cache"),
   },
   {
     name: "navi mcp list, 1 stdio server",
@@ -191,44 +203,131 @@ const cases: Case[] = [
   },
 ];
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-/**
- * The start-up target: `navi -p` with one server-everything call against the server's own time from spawn to
- * its tools/list answer, interleaved run by run so that both see the same machine load.
- */
-async function startupFigure(c: Case): Promise<string> {
-  const env = { ...Deno.env.toObject(), NAVI_HOME: c.home!, NO_COLOR: "1" };
-  const navi: number[] = [];
-  const server: number[] = [];
-  for (let i = 0; i < RUNS + 1; i++) {
-    const fixture = await new Deno.Command(LIST_TOOLS[0], {
-      args: LIST_TOOLS.slice(1),
-      stdout: "piped",
-      stderr: "null",
-    })
-      .output();
-    const t = performance.now();
-    const r = await new Deno.Command(c.argv[0], {
-      args: c.argv.slice(1),
-      env,
-      stdout: "null",
-      stderr: "null",
-    }).output();
-    const ms = performance.now() - t;
-    if (!r.success || !fixture.success) throw new Error("start-up figure: a run failed");
-    if (i === 0) continue;
-    navi.push(ms);
-    server.push(JSON.parse(new TextDecoder().decode(fixture.stdout)).ms);
-  }
-  const [n, s] = [median(navi), median(server)];
-  return `start-up (${RUNS} interleaved runs): navi -p with one server-everything call ${n.toFixed(0)} ms; ` +
-    `server-everything alone, spawn to tools/list answered ${s.toFixed(0)} ms; difference ${
-      (n - s).toFixed(0)
-    } ms ` +
-    `(target: at most 300 ms)`;
+/** A workspace of its own (a git root with nothing else): the targets do not read this repository's project. */
+async function workspace(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "navi-bench-ws-" });
+  await Deno.mkdir(join(dir, ".git"));
+  return dir;
 }
 
+interface OneShot {
+  serverMs: number;
+  serverCpu: number;
+  bundleWall: number;
+  bundleCpu: number;
+  cloneWall: number;
+  cloneCpu: number;
+}
+
+/**
+ * The one-shot MCP task (one server-everything echo call) by the single file and by the clone, right after
+ * the server alone (bench/fixtures/list_tools.ts: spawn to its tools/list answer, and its CPU until then),
+ * run by run; with `busy`, a spinning process holds one core throughout.
+ */
+async function oneShot(naviHome: string, busy: boolean): Promise<OneShot> {
+  const ws = await workspace();
+  const spinner = busy ? spinOneCore() : undefined;
+  const rows: number[][] = [[], [], [], [], [], []];
+  const p = ["-p", "echo bench", "--approval", "auto"];
+  try {
+    for (let i = 0; i < RUNS + 1; i++) {
+      const server = JSON.parse((await timed({ argv: LIST_TOOLS, env: {}, cwd: ws })).stdout);
+      const b = await timed({ argv: [...BUNDLE, ...p], env: { NAVI_HOME: naviHome }, cwd: ws });
+      const c = await timed({ argv: [...NAVI, ...p], env: { NAVI_HOME: naviHome }, cwd: ws });
+      if (i === 0) continue;
+      [server.ms, server.cpu, b.wall, b.cpu, c.wall, c.cpu].forEach((v, j) => rows[j].push(v));
+    }
+  } finally {
+    spinner?.kill("SIGKILL");
+    await spinner?.status;
+    await Deno.remove(ws, { recursive: true });
+  }
+  const [serverMs, serverCpu, bundleWall, bundleCpu, cloneWall, cloneCpu] = rows.map(median);
+  return { serverMs, serverCpu, bundleWall, bundleCpu, cloneWall, cloneCpu };
+}
+
+function oneShotTargets(o: OneShot, load: string): Target[] {
+  const ms = (x: number) => `${x.toFixed(0)} ms`;
+  return [
+    {
+      name: `one-shot wall, single file, ${load}`,
+      measured: o.bundleWall,
+      limit: o.serverMs + 100,
+      detail: `${ms(o.bundleWall)} <= server spawn-to-tools/list ${ms(o.serverMs)} + 100 ms`,
+    },
+    {
+      name: `one-shot CPU (navi + server), single file, ${load}`,
+      measured: o.bundleCpu,
+      limit: 1.3 * o.serverCpu,
+      detail: `${ms(o.bundleCpu)} <= 1.3 x server alone ${ms(o.serverCpu)} (${
+        (o.bundleCpu / o.serverCpu).toFixed(2)
+      }x)`,
+    },
+    {
+      name: `one-shot wall, clone within 1.3x of the single file, ${load}`,
+      measured: o.cloneWall,
+      limit: 1.3 * o.bundleWall,
+      detail: `${ms(o.cloneWall)} (CPU ${ms(o.cloneCpu)}) <= 1.3 x ${ms(o.bundleWall)} (${
+        (o.cloneWall / o.bundleWall).toFixed(2)
+      }x)`,
+    },
+  ];
+}
+
+/** The first REPL prompt with 100 plugins and no definition cache (the trace's `first prompt`), median. */
+async function firstPrompt(argv: string[], naviHome: string): Promise<number> {
+  const ws = await workspace();
+  const out: number[] = [];
+  try {
+    for (let i = 0; i < RUNS + 1; i++) {
+      await Deno.remove(join(naviHome, "cache"), { recursive: true }).catch(() => {});
+      const r = await timed({
+        argv,
+        env: { NAVI_HOME: naviHome, NAVI_TRACE: "startup" },
+        cwd: ws,
+        stdin: "/exit\n",
+      });
+      const at = tracedPhase(r.stderr, "first prompt");
+      if (at === undefined) throw new Error(`no first prompt traced:\n${r.stderr.slice(-400)}`);
+      if (i > 0) out.push(at);
+    }
+  } finally {
+    await Deno.remove(ws, { recursive: true });
+  }
+  return median(out);
+}
+
+/** `navi.js -p` (a text answer, no MCP) in a workspace without, then with each subsystem's files. */
+async function subsystemTargets(naviHome: string): Promise<Target[]> {
+  const off = await workspace();
+  const ons = await Promise.all(SUBSYSTEMS.map(async (s) => {
+    const ws = await workspace();
+    await s.on(ws);
+    return ws;
+  }));
+  const argv = [...BUNDLE, "-p", "hello"];
+  try {
+    const cases: Case[] = [off, ...ons].map((cwd, i) => ({
+      name: `subsystem ${i}`,
+      argv,
+      home: naviHome,
+      cwd,
+    }));
+    const [none, ...times] = await loop(cases, RUNS * 2);
+    return SUBSYSTEMS.map((s, i) => ({
+      name: `${s.name} on / off, navi.js -p`,
+      measured: times[i],
+      limit: 1.02 * none,
+      detail: `${times[i].toFixed(0)} ms on, ${none.toFixed(0)} ms off (${
+        (times[i] / none).toFixed(3)
+      }x; limit 1.02x)`,
+    }));
+  } finally {
+    for (const d of [off, ...ons]) await Deno.remove(d, { recursive: true });
+  }
+}
+
+const plain = startLlmServer(() => ({ text: "hi" }));
 try {
   const hello = { name: "hello", argv: [DENO, "run", "-A", join(ROOT, "bench/fixtures/hello.ts")] };
   const [baseline, ...times] = await measure([hello, ...cases]);
@@ -240,22 +339,62 @@ try {
   console.log(
     `\n${
       hasHyperfine ? "hyperfine" : "loop (interleaved rounds)"
-    }, ${RUNS} runs each, ${Deno.build.os} ${navigator.hardwareConcurrency} cores\n`,
+    }, ${RUNS} runs each, ${Deno.build.os} ${navigator.hardwareConcurrency} cores, load average ${loadAverage()}\n`,
   );
-  const warm = times[cases.findIndex((c) => c.name.includes("100 plugins, warm"))];
-  const none = times[cases.findIndex((c) => c.name === "navi tools --json, 0 plugins")];
-  rows.push("", `tools --json with 100 plugins (warm cache) / with 0 plugins: ${(warm / none).toFixed(2)}x`);
+  const at = (name: string) => times[cases.findIndex((c) => c.name === name)];
+  const warm = at("navi tools --json, 100 plugins, warm cache");
+  const none = at("navi tools --json, 0 plugins");
+  const cold = at("navi tools --json, 100 plugins, cold (first run: no cache)");
   const [idleNone, idleHundred] = [await idleRss(await home({})), await idleRss(plugins100)];
   rows.push(
+    "",
     `idle REPL memory (RSS, median of 3): 0 plugins ${idleNone.toFixed(1)} MB, 100 plugins (warm cache) ` +
       `${idleHundred.toFixed(1)} MB: +${(idleHundred - idleNone).toFixed(1)} MB`,
   );
   console.log(rows.join("\n"));
   console.log(`\nnavi.js (deno task bundle): ${(bundle.sizes.total / 1024).toFixed(0)} KB`);
-  const p = cases.find((c) => c.name === "navi -p, one MCP echo call (server-everything)")!;
-  console.log(`\n${await startupFigure(p)}`);
+
+  const oneShotHome = cases.find((c) => c.name.startsWith("navi.js -p"))!.home!;
+  const idle = await oneShot(oneShotHome, false);
+  const busy = await oneShot(oneShotHome, true);
+  const prompt = await firstPrompt(NAVI, coldPlugins100);
+  const plainHome = await home({
+    providers: { bench: { base_url: plain.url, api_key: "bench" } },
+    model: "m",
+  });
+  cases.push({ name: "plain -p", argv: [], home: plainHome });
+  const targets: Target[] = [
+    ...oneShotTargets(idle, "idle"),
+    ...oneShotTargets(busy, "one core busy"),
+    {
+      name: "100 plugins, no definition cache: navi tools --json",
+      measured: cold,
+      limit: 1500,
+      detail: `${cold.toFixed(0)} ms <= 1500 ms`,
+    },
+    {
+      name: "100 plugins, no definition cache: first REPL prompt (trace)",
+      measured: prompt,
+      limit: 2000,
+      detail: `${prompt.toFixed(0)} ms <= 2000 ms`,
+    },
+    {
+      name: "100 plugins, warm cache: tools --json against 0 plugins",
+      measured: warm,
+      limit: 1.1 * none,
+      detail: `${warm.toFixed(0)} ms <= 1.1 x ${none.toFixed(0)} ms (${(warm / none).toFixed(2)}x)`,
+    },
+    ...await subsystemTargets(plainHome),
+  ];
+  console.log(`\nTargets (issue 30), ${RUNS} interleaved runs each, load average ${loadAverage()}:`);
+  for (const t of targets) console.log(targetLine(t));
 } finally {
   await Deno.remove(bundleDir, { recursive: true }).catch(() => {});
   await llm.close();
+  await plain.close();
   for (const c of cases) if (c.home) await Deno.remove(c.home, { recursive: true }).catch(() => {});
+}
+
+function loadAverage(): string {
+  return Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
 }

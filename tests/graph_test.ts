@@ -173,6 +173,22 @@ Deno.test("the early start (the MCP face, the home) evaluates no npm package: st
   assertEquals(edges.some((e) => e.external && e.typeOnly), true, "the face's types do come from the SDK");
 });
 
+Deno.test("hooks cost nothing unused: their face evaluates no npm package, and reaches loader, matcher and runner only by import()", async () => {
+  const edges = await localEdges(["core/hooks/mod.ts"]);
+  assertEquals(externalCode(edges, "core/hooks/mod.ts"), []);
+  const reached = new Set(["core/hooks/mod.ts"]);
+  for (const node of reached) {
+    for (const e of edges) if (e.from === node && !e.typeOnly && !e.dynamic && !e.external) reached.add(e.to);
+  }
+  const lazy = ["core/hooks/fire.ts", "core/hooks/runner.ts", "core/hooks/load.ts", "core/hooks/matcher.ts"];
+  assertEquals(lazy.filter((f) => reached.has(f)), []);
+  assertEquals(
+    lazy.every((f) => edges.some((e) => e.to === f)),
+    true,
+    "they are in the graph, behind import()",
+  );
+});
+
 Deno.test("navi acp loads no terminal front: core/acp reaches no core/cli file, markdown or highlighting", async () => {
   const edges = await localEdges(["core/acp/mod.ts"]);
   const reached = new Set(edges.flatMap((e) => [e.from, e.to]));
@@ -218,4 +234,52 @@ Deno.test("the graph rules catch what they are meant to catch", () => {
     cycles([{ from: "a", to: "b" }, { from: "b", to: "c" }, { from: "c", to: "a" }, { from: "c", to: "d" }]),
     [["a", "b", "c", "a"]],
   );
+});
+
+/** Local files that loading `root` evaluates (static imports, code only). */
+function evaluated(edges: Edge[], root: string): string[] {
+  const seen = new Set([root]);
+  const queue = [root];
+  while (queue.length) {
+    const node = queue.shift()!;
+    for (const e of edges) {
+      if (e.from !== node || e.typeOnly || e.dynamic || e.external || seen.has(e.to)) continue;
+      seen.add(e.to);
+      queue.push(e.to);
+    }
+  }
+  return [...seen].sort();
+}
+
+Deno.test("the early start (core/cli/early.ts, run before the front loads) evaluates no npm package and no MCP connection code; the front's module loads commander, zod and the engine with import()", async () => {
+  const edges = await localEdges(["core/cli/early.ts", "core/cli/mod.ts"]);
+  assertEquals(externalCode(edges, "core/cli/early.ts"), []);
+  const early = evaluated(edges, "core/cli/early.ts");
+  assertEquals(early.filter((f) => /core\/mcp\/(manager|connection|client|sdk)\.ts$/.test(f)), []);
+  assertEquals(early.includes("core/mcp/prespawn.ts"), true, "it spawns the servers");
+  assertEquals(externalCode(edges, "core/cli/mod.ts"), []);
+  assertEquals(evaluated(edges, "core/cli/mod.ts").filter((f) => f.startsWith("core/cli/")), [
+    "core/cli/mod.ts",
+  ]);
+  assertEquals(
+    edges.some((e) => e.from === "core/cli/mod.ts" && e.to === "core/cli/program.ts" && e.dynamic),
+    true,
+    "the program is loaded with import()",
+  );
+});
+
+Deno.test("navi -p evaluates no REPL, markdown, highlighting, ACP, search or OAuth code before its first request", async () => {
+  const root = "core/cli/commands/print.ts";
+  const edges = await localEdges([root]);
+  const files = evaluated(edges, root);
+  const unwanted =
+    /^core\/(cli\/(repl|repl_\w+|markdown|markdown_loader|highlight|line_editor|picker)\.ts|acp\/|mcp\/oauth_\w+\.ts)/;
+  assertEquals(files.filter((f) => unwanted.test(f)), []);
+  assertEquals(
+    externalCode(edges, root).filter((s) =>
+      /npm:(marked|emphasize|minisearch|@agentclientprotocol|openai|@modelcontextprotocol)/.test(s)
+    ),
+    [],
+  );
+  assertEquals(files.includes("core/cli/printer.ts"), true, "it prints through the terminal printer");
 });

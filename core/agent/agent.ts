@@ -14,6 +14,7 @@ import {
   type Usage,
 } from "../provider/mod.ts";
 import type { Session } from "../session/mod.ts";
+import type { HookOutcome, SessionHooks } from "../hooks/mod.ts";
 import type {
   BackgroundShells,
   CommandRunner,
@@ -151,6 +152,8 @@ export interface TurnResult {
   aborted: boolean;
   /** The turn ran out of model requests (`maxSteps`) before an answer. */
   stoppedAtLimit: boolean;
+  /** A UserPromptSubmit hook blocked the prompt (it was not sent): the hook's reason, also told as a notice. */
+  blocked?: string;
 }
 
 /** Everything one agent works with. */
@@ -205,6 +208,10 @@ export interface AgentOptions {
   subagents?: SubagentLauncher;
   /** Tools this agent is not offered, and why: a call to one fails with that reason (a subagent's `task`). */
   unavailable?: Record<string, string>;
+  /** The session's hooks (UserPromptSubmit, Stop, PreCompact, SessionStart and the tool events). */
+  hooks?: SessionHooks;
+  /** How the session began, for SessionStart hooks at the first turn (default `startup`). */
+  sessionSource?: "startup" | "resume" | "clear";
 }
 
 /** The agent loop of one conversation: request, run tool calls, feed results back, until an answer. */
@@ -217,6 +224,7 @@ export class Agent {
   readonly keeper: ContextKeeper;
   #opts: AgentOptions;
   #calls: ToolCallRunner;
+  #started?: Promise<void>;
 
   /** Wire an agent to the registry, tool list, session, approval policy and model in `opts`. */
   constructor(opts: AgentOptions) {
@@ -226,6 +234,7 @@ export class Agent {
     this.keeper = opts.keeper;
     this.#calls = new ToolCallRunner({
       ...opts,
+      notice: (line) => opts.events?.notice?.(line),
       route: (call) => {
         const routed = opts.tools.deferral.route(call);
         const why = !routed.tool && opts.unavailable?.[call.name];
@@ -277,15 +286,27 @@ export class Agent {
   async #turn(prompt: UserContent, opts: { signal: AbortSignal; result: TurnResult }): Promise<TurnResult> {
     const { session, events = {} } = this.#opts;
     const { signal, result } = opts;
+    await (this.#started ??= this.#sessionStart(this.#opts.sessionSource ?? "startup", signal));
+    const submit = await this.#opts.hooks?.fire("UserPromptSubmit", { prompt: promptText(prompt) }, {
+      signal,
+    });
+    if (submit) this.#hookNotes(submit);
+    const refused = submit?.block ?? submit?.stop;
+    if (refused !== undefined) {
+      events.notice?.(`UserPromptSubmit hook blocked the prompt: ${refused}`);
+      return { ...result, blocked: refused };
+    }
     this.keeper.checkMessage(prompt, this.deferral.view().tools);
     const mark = session.checkpoint({ kind: "turn", prompt: promptText(prompt) });
     this.#opts.checkpoints?.beginTurn(mark.n);
     session.addMessage({ role: "user", content: prompt });
+    this.#addHookContext(submit);
     const reminder = await this.#opts.turnReminder?.().catch(() => undefined);
     if (reminder) {
       session.addMessage({ role: "user", content: `<system-reminder>${reminder}</system-reminder>` });
     }
     const maxSteps = this.#opts.maxSteps ?? 50;
+    let stopActive = false;
     for (let step = 1; step <= maxSteps; step++) {
       await this.#opts.beforeRequest?.();
       let tools = this.#syncTools();
@@ -317,7 +338,11 @@ export class Agent {
         result.aborted = true;
         return result;
       }
-      if (!response.calls.length) return result;
+      if (!response.calls.length) {
+        if (!await this.#stopHooks(stopActive, signal)) return result;
+        stopActive = true;
+        continue;
+      }
       result.toolCalls.push(...await this.#calls.run(response.calls, signal));
       if (signal.aborted) {
         result.aborted = true;
@@ -329,17 +354,60 @@ export class Agent {
     return result;
   }
 
+  /** SessionStart hooks (once per agent, and after a compaction): their context joins the conversation. */
+  async #sessionStart(
+    source: "startup" | "resume" | "clear" | "compact",
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const out = await this.#opts.hooks?.fire("SessionStart", { source }, { match: source, signal });
+    if (out) this.#hookNotes(out);
+    this.#addHookContext(out);
+  }
+
+  /** Stop hooks at the end of a turn: true when one blocked the stop (its reason went to the model). */
+  async #stopHooks(active: boolean, signal: AbortSignal): Promise<boolean> {
+    const hooks = this.#opts.hooks;
+    if (!hooks?.has("Stop") || signal.aborted) return false;
+    const out = await hooks.fire("Stop", { stop_hook_active: active }, { signal });
+    this.#hookNotes(out);
+    if (out.stop !== undefined || out.block === undefined) return false;
+    this.session.addMessage({
+      role: "user",
+      content: `<system-reminder>A Stop hook asks you to continue: ${out.block}</system-reminder>`,
+    });
+    return true;
+  }
+
+  /** Tell the user a hook outcome's messages. */
+  #hookNotes(out: HookOutcome): void {
+    for (const line of out.messages) this.#opts.events?.notice?.(line);
+  }
+
+  #addHookContext(out: HookOutcome | undefined): void {
+    if (!out?.context.length) return;
+    this.session.addMessage({
+      role: "user",
+      content: `<system-reminder>\n${out.context.join("\n")}\n</system-reminder>`,
+    });
+  }
+
   /** What the next request would carry, part by part, against the model's window (for /context). */
   context(): ContextView {
     return this.keeper.view(this.deferral.view().tools);
   }
 
   /** Replace the conversation by a summary of it, in the same session (see compactConversation). */
-  compact(
+  async compact(
     signal: AbortSignal,
     opts: { reason: CompactionInfo["reason"]; usage?: Usage },
   ): Promise<CompactionInfo | undefined> {
-    const { session, chat, events } = this.#opts;
+    const { session, chat, events, hooks } = this.#opts;
+    const trigger = opts.reason === "manual" ? "manual" : "auto";
+    if (hooks?.has("PreCompact")) {
+      this.#hookNotes(
+        await hooks.fire("PreCompact", { trigger, custom_instructions: "" }, { match: trigger }),
+      );
+    }
     const run = {
       session,
       keeper: this.keeper,
@@ -348,7 +416,9 @@ export class Agent {
       onCompaction: events?.compaction,
       now: this.#opts.now,
     };
-    return compactConversation(run, this.tools.sent(), { ...opts, signal });
+    const info = await compactConversation(run, this.tools.sent(), { ...opts, signal });
+    if (info?.summary !== undefined) await this.#sessionStart("compact", signal);
+    return info;
   }
 
   #syncTools(): readonly OpenAITool[] {

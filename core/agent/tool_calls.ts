@@ -22,6 +22,7 @@ import type { Message, ToolCall } from "../provider/mod.ts";
 import type { Session } from "../session/mod.ts";
 import type { CheckpointHooks, FileEffect } from "../checkpoints/mod.ts";
 import type { Tool } from "../tool/mod.ts";
+import type { HookOutcome, SessionHooks } from "../hooks/mod.ts";
 
 /** What the user interface hears while tool calls run. */
 export interface ToolEvents {
@@ -86,6 +87,10 @@ export interface ToolCallRunnerOptions {
   checkpoints?: CheckpointHooks;
   /** Starts subagents for the `task` tool. */
   subagents?: SubagentLauncher;
+  /** The session's hooks: PreToolUse before the approval decision, PostToolUse(Failure) after the call. */
+  hooks?: SessionHooks;
+  /** A line for the user (a hook's system message or non-blocking error). */
+  notice?(line: string): void;
 }
 
 /**
@@ -200,6 +205,10 @@ export class ToolCallRunner {
     } catch (err) {
       return fail(errorMessage(err), "invalid");
     }
+    const pre = await this.#preHooks({ call, tool, args }, signal);
+    if (signal.aborted) return fail("Aborted by the user");
+    if ("error" in pre) return fail(pre.error, "hook");
+    args = pre.args;
     // The preview may look outside the workspace (to show the diff); the question then says so, once.
     let outside: string | undefined;
     let previewed = false;
@@ -221,6 +230,7 @@ export class ToolCallRunner {
       args,
       callId: call.id,
       ...(tool.preview ? { preview } : {}),
+      ...(pre.permission ? { hook: pre.permission } : {}),
     });
     this.#opts.events?.toolDecision?.(call, verdict);
     if (!verdict.allowed) return fail(verdict.error ?? "Not approved", verdict.how);
@@ -235,7 +245,57 @@ export class ToolCallRunner {
     const result = await tool.run(args, this.#context(call, signal, verdict.outside));
     const ran = performance.now() - ranAt;
     await capture?.done();
-    return { result, decision: verdict.how, ranAt: performance.now() - ran };
+    const after = await this.#postHooks({ call, args, result }, signal);
+    return { result: after, decision: verdict.how, ranAt: performance.now() - ran };
+  }
+
+  /** PreToolUse: a block or deny ends the call with the hook's reason; updatedInput is checked and used. */
+  async #preHooks(
+    at: { call: ToolCall; tool: Tool; args: Record<string, unknown> },
+    signal: AbortSignal,
+  ): Promise<{ error: string } | { args: Record<string, unknown>; permission?: "allow" | "ask" }> {
+    const hooks = this.#opts.hooks;
+    if (!hooks?.has("PreToolUse")) return { args: at.args };
+    const pre = await hooks.tool("PreToolUse", { tool: at.call.name, args: at.args, callId: at.call.id }, {
+      signal,
+    });
+    this.#tell(pre);
+    if (pre.block !== undefined) return { error: pre.block };
+    if (pre.stop !== undefined) return { error: `A hook stopped this call: ${pre.stop}` };
+    if (pre.permission === "deny") {
+      return { error: pre.reason ?? `${at.call.name} was denied by a PreToolUse hook` };
+    }
+    let args = at.args;
+    if (pre.updatedInput) {
+      const bad = at.tool.check?.(pre.updatedInput);
+      if (bad) return { error: `A PreToolUse hook's updatedInput is not valid: ${bad}` };
+      args = pre.updatedInput;
+    }
+    const permission = pre.permission === "allow" || pre.permission === "ask" ? pre.permission : undefined;
+    return { args, ...(permission ? { permission } : {}) };
+  }
+
+  /** PostToolUse (or PostToolUseFailure): what the hooks say back goes to the model with the result. */
+  async #postHooks(
+    at: { call: ToolCall; args: Record<string, unknown>; result: ToolResult },
+    signal: AbortSignal,
+  ): Promise<ToolResult> {
+    const hooks = this.#opts.hooks;
+    const event = at.result.ok ? "PostToolUse" : "PostToolUseFailure";
+    if (!hooks?.has(event)) return at.result;
+    const fields = at.result.ok
+      ? { tool_response: at.result }
+      : { error: at.result.error, is_interrupt: signal.aborted };
+    const post = await hooks.tool(event, { tool: at.call.name, args: at.args, callId: at.call.id }, {
+      fields,
+    });
+    this.#tell(post);
+    const said = [post.block, ...post.context].filter(Boolean).join("\n");
+    return said ? { ...at.result, hook_feedback: said } : at.result;
+  }
+
+  #tell(outcome: HookOutcome): void {
+    for (const line of outcome.messages) this.#opts.notice?.(line);
   }
 
   #context(call: ToolCall, signal: AbortSignal, allowedOutside?: string): ToolContext {

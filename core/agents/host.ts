@@ -6,6 +6,7 @@ import type { CheckpointHooks } from "../checkpoints/mod.ts";
 import type { AgentSettings, ApprovalMode } from "../config/mod.ts";
 import { ContextKeeper, type ModelLimits } from "../context/mod.ts";
 import { type ChatFn, totalUsage, type Usage } from "../provider/mod.ts";
+import type { SessionHooks } from "../hooks/mod.ts";
 import { Session } from "../session/mod.ts";
 import type {
   BackgroundShells,
@@ -73,6 +74,8 @@ export interface SubagentHostOptions {
   beforeRequest?: () => Promise<void>;
   /** The parent's events: subagentStart/subagentTool/subagentEnd, approvals. */
   events?: AgentEvents;
+  /** The session's hooks: SubagentStart here, the tool events and SubagentStop in each subagent's loop. */
+  hooks?: SessionHooks;
   /** The parent's checkpoints: what a subagent's calls change belongs to the parent's turn. */
   checkpoints?: CheckpointHooks;
   /** How deep the parent is (0: the conversation itself). */
@@ -156,12 +159,15 @@ export class SubagentHost implements SubagentLauncher {
       transcript: session.file,
     };
     const maxTurns = agent.maxTurns ?? o.settings?.max_turns ?? DEFAULT_TURNS;
-    const sub = this.#agent(agent, { session, chat, model, info, maxTurns, signal: opts.signal });
+    const hookInfo = { id: `${o.session.meta.id}-${n}`, type: agent.name, transcript: session.file };
+    const hooks = o.hooks?.forSubagent(hookInfo);
+    const sub = this.#agent(agent, { session, chat, model, info, maxTurns, signal: opts.signal, hooks });
     o.events?.subagentStart?.(info);
     let text = "";
     let error: string | undefined;
     try {
-      const result = await sub.run(opts.req.prompt, opts.signal);
+      const prompt = await this.#startHooks(hookInfo, { prompt: opts.req.prompt, signal: opts.signal });
+      const result = await sub.run(prompt, opts.signal);
       text = result.text;
       if (result.aborted) error = "Aborted by the user";
       else if (result.stoppedAtLimit) error = `${agent.name} reached its limit of ${maxTurns} model requests`;
@@ -180,6 +186,22 @@ export class SubagentHost implements SubagentLauncher {
     return { ok: true, agent: agent.name, answer: text, usage: line };
   }
 
+  /** SubagentStart hooks: their context goes with the task prompt (as a system reminder). */
+  async #startHooks(
+    who: { id: string; type: string },
+    opts: { prompt: string; signal: AbortSignal },
+  ): Promise<string> {
+    const hooks = this.#opts.hooks;
+    if (!hooks?.has("SubagentStart")) return opts.prompt;
+    const out = await hooks.fire("SubagentStart", { agent_id: who.id, agent_type: who.type }, {
+      match: who.type,
+      signal: opts.signal,
+    });
+    for (const line of out.messages) this.#opts.events?.notice?.(line);
+    if (!out.context.length) return opts.prompt;
+    return `${opts.prompt}\n\n<system-reminder>\n${out.context.join("\n")}\n</system-reminder>`;
+  }
+
   #agent(
     agent: AgentDefinition,
     opts: {
@@ -189,6 +211,7 @@ export class SubagentHost implements SubagentLauncher {
       info: SubagentInfo;
       maxTurns: number;
       signal: AbortSignal;
+      hooks?: SessionHooks;
     },
   ): Agent {
     const o = this.#opts;
@@ -239,6 +262,7 @@ export class SubagentHost implements SubagentLauncher {
       events: this.#events(opts.info),
       model: () => opts.model,
       cacheKey: `${o.session.meta.id}:${agent.name}`,
+      ...(opts.hooks ? { hooks: opts.hooks } : {}),
       ...(child ? { subagents: child } : {}),
       ...(this.depth >= maxDepth ? { unavailable: { task: depthLimit(maxDepth) } } : {}),
     });

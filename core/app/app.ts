@@ -3,13 +3,15 @@ import { AgentCatalog, taskTool } from "../agents/mod.ts";
 import type { Config } from "../config/mod.ts";
 import { Extensions } from "../extensions/mod.ts";
 import { type EarlyServers, McpService } from "../mcp/mod.ts";
+import { Hooks, type LoadedHooks } from "../hooks/mod.ts";
 import { fileMentions, type MentionProvider } from "../mentions/mod.ts";
 import { type Env, escapeControls, Secrets } from "../output/mod.ts";
-import { PluginLoader, type PluginReport } from "../plugins/mod.ts";
+import { type PluginBundle, PluginLoader, type PluginReport } from "../plugins/mod.ts";
 import { presetKeyRefs } from "../provider/mod.ts";
 import type { Project } from "../project/mod.ts";
 import { Sandbox } from "../sandbox/mod.ts";
 import { type Tool, ToolRegistry } from "../tool/mod.ts";
+import type { StartupTrace } from "../trace/mod.ts";
 import { VERSION } from "../version.ts";
 
 /** What every navi command starts from. */
@@ -32,6 +34,12 @@ export interface AppOptions {
   extensions?: Extensions;
   /** The agents the `task` tool starts (default: the built-ins). */
   agents?: AgentCatalog;
+  /** The run's start-up trace (`NAVI_TRACE=startup`). */
+  trace?: StartupTrace;
+  /** The hooks read from the settings files (project ones run only when the project is trusted). */
+  hooks?: LoadedHooks;
+  /** The plugin bundles found (their commands, skills, hooks and servers are already in the layer). */
+  bundles?: readonly PluginBundle[];
 }
 
 /** The objects one navi process works with: registry, plugins, MCP servers, secrets. Create as many as you like. */
@@ -65,6 +73,12 @@ export class NaviApp {
   readonly extensions: Extensions;
   /** The agents the `task` tool starts, read once at start-up (its description lists them). */
   readonly agents: AgentCatalog;
+  /** The run's start-up trace, when the front made one: conversations mark their first request and byte. */
+  readonly trace?: StartupTrace;
+  /** The loaded hooks (command hooks from settings files, plugin hooks once plugins load). */
+  readonly hooks: Hooks;
+  /** The plugin bundles of the user's plugins directory and, when trusted, the project's. */
+  readonly bundles: readonly PluginBundle[];
   #closers: (() => void | Promise<void>)[] = [];
 
   /** Register the built-ins and prepare plugins, MCP and secrets; nothing is loaded or connected yet. */
@@ -74,6 +88,7 @@ export class NaviApp {
     this.config = opts.config;
     this.env = opts.env;
     this.project = opts.project;
+    this.trace = opts.trace;
     this.extensions = opts.extensions ?? Extensions.empty();
     this.secrets = Secrets.fromConfig(opts.config, opts.env);
     this.secrets.addConfig({ providers: presetKeyRefs() }, opts.env);
@@ -110,11 +125,30 @@ export class NaviApp {
       }),
     });
     this.mentions = [this.mcp.mentions(), fileMentions(this.workspace)];
+    const trusted = opts.project?.trusted === true;
+    this.bundles = (opts.bundles ?? []).filter((b) => b.level === "user" || trusted);
+    this.hooks = new Hooks({
+      commands: opts.hooks?.hooks.filter((h) => h.source.level !== "project" || trusted),
+      skipped: opts.hooks?.skipped,
+      workspace: this.workspace,
+      childEnv: () => this.childEnv(),
+      redact: (text) => this.secrets.redact(text),
+    });
   }
 
-  /** Load (or reload) the plugin directory; returns one report per file. */
-  loadPlugins(): Promise<PluginReport[]> {
-    return this.plugins.load();
+  /**
+   * The `agents/` folders of the plugin bundles (user bundles first), for subagent definitions: each holds
+   * one Markdown file per agent, as Claude Code's plugins lay them out.
+   */
+  agentDirs(): string[] {
+    return this.bundles.flatMap((b) => (b.agents ? [b.agents] : []));
+  }
+
+  /** Load (or reload) the plugin directory and the plugins' hooks; returns one report per file. */
+  async loadPlugins(): Promise<PluginReport[]> {
+    const reports = await this.plugins.load();
+    for (const line of await this.hooks.setPluginHooks(this.plugins.hooks())) this.log("plugins.log", line);
+    return reports;
   }
 
   /** The environment for child processes of tools: navi's own, without the secrets it knows. */
@@ -143,11 +177,11 @@ export class NaviApp {
   }
 
   /**
-   * End plugin workers, stop background shells, close MCP connections (ends stdio server processes) and
-   * release open sessions. The CLI program calls this once, at exit.
+   * Close the conversations (their SessionEnd hooks run, background shells stop, sessions are released), then
+   * end plugin workers, any hook still running and MCP connections (ends stdio server processes). The CLI
+   * program calls this once, at exit.
    */
   async close(): Promise<void> {
-    await this.plugins.close();
     await Promise.all(
       this.#closers.splice(0).map(async (fn) => {
         try {
@@ -155,6 +189,8 @@ export class NaviApp {
         } catch { /* closing one thing must not keep the others open */ }
       }),
     );
+    await this.plugins.close();
+    this.hooks.close();
     await this.mcp.close();
   }
 }

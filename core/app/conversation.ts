@@ -34,6 +34,9 @@ import { deferralSettings, ToolList } from "../toollist/mod.ts";
 import { displayPath } from "../workspace/mod.ts";
 import type { NaviApp } from "./app.ts";
 import { subagentHost } from "./subagents.ts";
+import { tracedChat } from "./traced_chat.ts";
+import type { SessionHooks } from "../hooks/mod.ts";
+import type { SessionSandbox } from "../sandbox/mod.ts";
 
 /** How to open a conversation. */
 export interface ConversationOptions {
@@ -64,6 +67,8 @@ export interface ConversationOptions {
   commandRunner?: CommandRunner;
   /** The clock of retry waits, the deferral's cache TTL and session timestamps (default the system clock). */
   clock?: Clock;
+  /** This conversation replaces one the user cleared (`/clear`): SessionStart hooks see source `clear`. */
+  cleared?: boolean;
 }
 
 /** Everything one conversation needs, wired together. */
@@ -90,10 +95,11 @@ export interface Conversation {
   /** The session's background shells (`/shells`, the status line). */
   shells: ShellManager;
   /**
-   * Stop the checkpoint recorder and the session's background shells, end its network namespace and release
-   * the session (its lock); also done by `app.close()`. Safe to call twice.
+   * Run the SessionEnd hooks (`reason`, default `other`), stop the checkpoint recorder and the session's
+   * background shells, end its network namespace and release the session (its lock); also done by
+   * `app.close()`. Safe to call twice.
    */
-  close(): Promise<void>;
+  close(reason?: "clear" | "prompt_input_exit" | "other"): Promise<void>;
   /** Whether this conversation continues a saved session. */
   resumed: boolean;
 }
@@ -104,7 +110,8 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
   const now = clock && (() => clock.now());
   const { provider, model, effort } = opts;
   const llm = new LlmClient(app.config, { provider, model, effort, env: app.env, clock });
-  const ask = askAnnounced(app, opts);
+  const hooked: { events?: AgentEvents } = {};
+  const ask = askAnnounced(app, { ask: opts.ask, events: () => hooked.events });
   const policy = new ApprovalPolicy({
     mode: opts.approval ?? app.config.approval?.mode ?? "ask",
     allow: app.config.approval?.allow,
@@ -114,8 +121,14 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
   });
   const { session, loaded, warnings } = openSession(app, { ...opts, llm, now });
   const { sandbox, shells, close: stopProcesses } = sessionProcesses(app, session);
-  const ckpt = checkpointing(app, { session, notice: (l) => opts.events?.notice?.(l), then: stopProcesses });
-  app.onClose(ckpt.close);
+  const hooks = sessionHooks(app, { session, policy, sandbox });
+  const events = hooked.events = notifying(opts.events, hooks);
+  const ckpt = checkpointing(app, { session, notice: (l) => events?.notice?.(l), then: stopProcesses });
+  let closing: Promise<void> | undefined;
+  const close = (reason = "other") =>
+    closing ??= hooks.settle().then(() => hooks.fire("SessionEnd", { reason }, { match: reason }))
+      .then(ckpt.close, ckpt.close);
+  app.onClose(() => close());
   const last = loaded?.requests.at(-1);
   const tools = new ToolList(app.registry, {
     readOnly: () => policy.mode === "plan",
@@ -148,14 +161,16 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     keeper,
     session,
     policy,
-    chat: llm.chat,
+    chat: tracedChat(llm.chat, app.trace),
     workspace: app.workspace,
     maxSteps: app.config.max_steps,
     childEnv: () => app.childEnv(),
     sandbox,
     shells,
     redact: (text) => app.secrets.redact(text),
-    events: opts.events,
+    events,
+    hooks,
+    sessionSource: loaded ? "resume" : opts.cleared ? "clear" : "startup",
     ...(opts.files ? { files: opts.files } : {}),
     ...(opts.commandRunner ? { commandRunner: opts.commandRunner } : {}),
     model: () => safeChoice(llm)?.model,
@@ -165,21 +180,55 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     turnReminder: skillReminder(app, { session, resumed: loaded !== undefined }),
     now,
     checkpoints: ckpt.recorder,
-    subagents: subagentHost(app, { session, policy, ask, llm, opts, sandbox, shells, now, ckpt }),
+    subagents: subagentHost(app, { session, policy, ask, llm, opts, sandbox, shells, now, ckpt, hooks }),
   });
-  const base = { agent, llm, policy, tools, warnings, shells, close: ckpt.close, resumed: !!loaded };
+  const base = { agent, llm, policy, tools, warnings, shells, close, resumed: loaded !== undefined };
   const rewind = (req: RewindChoice) => ckpt.rewind(req, () => tools.deferral.coldPoint());
   return { ...base, workspace: app.workspace, checkpoints: ckpt.store, rewind };
 }
 
 /** The user's `ask`, its question redacted and announced first as a wait for the user (`waitingForUser`). */
-function askAnnounced(app: NaviApp, opts: ConversationOptions): AskUser | undefined {
+function askAnnounced(
+  app: NaviApp,
+  opts: { ask?: AskUser; events: () => AgentEvents | undefined },
+): AskUser | undefined {
   const ask = opts.ask;
   if (!ask) return undefined;
   return (q) => {
     const summary = app.secrets.redact(q.summary);
-    opts.events?.waitingForUser?.({ reason: "approval", tool: q.tool, summary });
+    opts.events()?.waitingForUser?.({ reason: "approval", tool: q.tool, summary });
     return ask({ ...q, summary });
+  };
+}
+
+/** The session's hooks: its id, transcript and approval mode in their input, its audit, its sandbox. */
+function sessionHooks(
+  app: NaviApp,
+  opts: { session: Session; policy: ApprovalPolicy; sandbox: SessionSandbox },
+): SessionHooks {
+  const { session, policy } = opts;
+  return app.hooks.session({
+    sessionId: session.meta.id,
+    transcriptPath: session.file,
+    mode: () => policy.mode,
+    audit: (record) => session.auditHook(record),
+    sandbox: opts.sandbox,
+  });
+}
+
+/** `events` with Notification hooks attached to `waitingForUser` (an approval waits; a turn ended). */
+function notifying(events: AgentEvents | undefined, hooks: SessionHooks): AgentEvents | undefined {
+  if (!hooks.has("Notification")) return events;
+  return {
+    ...events,
+    waitingForUser: (wait) => {
+      events?.waitingForUser?.(wait);
+      if (wait.reason === "turn_end" && wait.aborted) return;
+      const [type, message] = wait.reason === "approval"
+        ? ["permission_prompt", `navi needs your permission to use ${wait.tool}`]
+        : ["idle_prompt", "navi is waiting for your input"];
+      void hooks.fire("Notification", { message, notification_type: type }, { match: type });
+    },
   };
 }
 

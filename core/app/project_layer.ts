@@ -5,10 +5,20 @@ import type { Config } from "../config/mod.ts";
 import { configPath } from "../home.ts";
 import { Extensions, listFiles } from "../extensions/mod.ts";
 import type { Env } from "../output/mod.ts";
-import { discoverPlugins } from "../plugins/mod.ts";
+import {
+  discoverPlugins,
+  expandPluginRoot,
+  findBundles,
+  type PluginBundle,
+  pluginsDir,
+} from "../plugins/mod.ts";
+import type { McpServerConfig } from "../config/mod.ts";
+import { hookFiles, hookTrustItems, type LoadedHooks, loadHooks } from "../hooks/mod.ts";
 import {
   type MergedConfig,
   Project,
+  type ProjectFolder,
+  readProjectConfig,
   type TrustItem,
   type TrustState,
   TrustStore,
@@ -43,6 +53,10 @@ export interface ProjectLayer {
   merged: MergedConfig;
   /** Where the folder stood before any question was asked. */
   state: TrustState;
+  /** The hooks of the user's and the project's settings files (project ones run only when trusted). */
+  hooks: LoadedHooks;
+  /** The plugin bundles of the user's plugins directory and the project's (`.navi/plugins/`). */
+  bundles: PluginBundle[];
 }
 
 /** What the project's plugin folders would load (each module file), for the trust prompt. */
@@ -65,6 +79,50 @@ function pluginItems(project: Project): TrustItem[] {
   return items;
 }
 
+/** The bundles' `commands/` and `skills/` as folders of the project layer (after the project's own). */
+function bundleFolders(bundles: readonly PluginBundle[], project: Project): ProjectFolder[] {
+  return bundles.filter((b) => b.commands || b.skills).map((b) => ({
+    kind: b.claude ? "claude" : "navi",
+    level: b.level,
+    path: b.root,
+    ...(b.level === "project" ? { root: project.layout.root } : {}),
+  }));
+}
+
+/** The bundles' `agents/` folders, as agent folders of the bundle's level (a project's need trust). */
+function bundleAgentFolders(bundles: readonly PluginBundle[], project: Project): AgentFolder[] {
+  return bundles.flatMap((b) =>
+    b.agents
+      ? [
+        b.level === "project"
+          ? { path: b.agents, level: "project" as const, root: project.layout.root }
+          : { path: b.agents, level: "plugin" as const },
+      ]
+      : []
+  );
+}
+
+/** The MCP servers of the bundles' `.mcp.json` files (`${CLAUDE_PLUGIN_ROOT}` expanded), as trust items too. */
+function bundleServers(bundles: readonly PluginBundle[]) {
+  const servers: Record<string, McpServerConfig> = {};
+  const items: TrustItem[] = [];
+  const problems: string[] = [];
+  for (const b of bundles.filter((b) => b.mcpFile)) {
+    const read = readProjectConfig({
+      configFiles: [],
+      mcpFiles: [b.mcpFile!],
+      mcpText: (text) => expandPluginRoot(text, b.root),
+    });
+    problems.push(...read.problems);
+    for (const [name, server] of Object.entries(read.settings[0]?.config.mcp_servers ?? {})) {
+      servers[name] ??= server;
+      const what = server.url ?? [server.command, ...(server.args ?? [])].join(" ");
+      items.push({ kind: "MCP server", what: `${name}: ${what}`, file: b.mcpFile!, name });
+    }
+  }
+  return { servers, items, problems };
+}
+
 /**
  * What a feature adds to the trust prompt and hash (hooks list their commands): called with the project and its
  * extensions after they are read, before the trust check.
@@ -83,7 +141,15 @@ export async function readProjectLayer(
     contributors?: readonly RunnableContributor[];
     agentFolders?: readonly AgentFolder[];
   },
-): Promise<{ project: Project; extensions: Extensions; agents: AgentCatalog }> {
+): Promise<
+  {
+    project: Project;
+    extensions: Extensions;
+    agents: AgentCatalog;
+    hooks: LoadedHooks;
+    bundles: PluginBundle[];
+  }
+> {
   const project = Project.read({
     workspace: opts.workspace,
     home: opts.home,
@@ -91,17 +157,34 @@ export async function readProjectLayer(
     user: opts.user,
     userFile: configPath(opts.home),
   });
+  const bundles = findBundles([
+    { dir: pluginsDir(opts.home), level: "user" },
+    ...projectPluginDirs(project).map((dir) => ({ dir, level: "project" as const })),
+  ]);
   const [extensions, agents] = await Promise.all([
-    Extensions.load(project.layout.folders),
-    AgentCatalog.load([...agentFolders(project.layout.folders), ...(opts.agentFolders ?? [])]),
+    Extensions.load([...project.layout.folders, ...bundleFolders(bundles, project)]),
+    AgentCatalog.load([
+      ...agentFolders(project.layout.folders),
+      ...bundleAgentFolders(bundles, project),
+      ...(opts.agentFolders ?? []),
+    ]),
   ]);
   project.addRunnables(pluginItems(project));
   project.addRunnables(extensions.runnables());
   project.addRunnables(agents.runnables());
+  const userHome = opts.env.get("HOME");
+  const hooks = await loadHooks(hookFiles({
+    userConfig: configPath(opts.home),
+    userHome,
+    layout: project.layout,
+    bundles: bundles.filter((b) => b.hooksFile).map((b) => ({ ...b, file: b.hooksFile! })),
+  }));
+  project.addRunnables(hookTrustItems(hooks));
+  project.addRunnables(bundleServers(bundles.filter((b) => b.level === "project")).items);
   for (const contribute of opts.contributors ?? []) {
     project.addRunnables(await contribute({ project, extensions }));
   }
-  return { project, extensions, agents };
+  return { project, extensions, agents, hooks, bundles };
 }
 
 async function fileTexts(items: readonly TrustItem[]): Promise<{ path: string; text: string }[]> {
@@ -127,7 +210,7 @@ export async function loadProjectLayer(
     agentFolders?: readonly AgentFolder[];
   },
 ): Promise<ProjectLayer> {
-  const { project, extensions, agents: read } = await readProjectLayer(opts);
+  const { project, extensions, agents: read, hooks, bundles } = await readProjectLayer(opts);
   const store = new TrustStore(opts.home);
   const state = await project.trustState(store);
   project.trusted = state === "trusted";
@@ -139,8 +222,18 @@ export async function loadProjectLayer(
   }
   const merged = project.merged();
   const agents = project.trusted ? read : read.withoutProject();
-  const problems = [...project.problems, ...merged.problems, ...extensions.problems, ...agents.problems];
+  const served = bundleServers(bundles.filter((b) => b.level === "user" || project.trusted));
+  if (Object.keys(served.servers).length) {
+    merged.config = { ...merged.config, mcp_servers: { ...served.servers, ...merged.config.mcp_servers } };
+  }
+  const problems = [
+    ...project.problems,
+    ...merged.problems,
+    ...extensions.problems,
+    ...agents.problems,
+    ...served.problems,
+  ];
   for (const line of problems) opts.report(line);
   if (!project.trusted && items.length) opts.report(untrustedLine(project.layout.root, items));
-  return { project, extensions, agents, merged, state };
+  return { project, extensions, agents, merged, state, hooks, bundles };
 }

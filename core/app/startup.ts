@@ -4,7 +4,10 @@ import { type Config, loadConfig } from "../config/mod.ts";
 import type { EarlyServers, Elicit } from "../mcp/mod.ts";
 import type { Env } from "../output/mod.ts";
 import { cleanOrphans } from "../shells/mod.ts";
+import { hookFiles, loadHooks } from "../hooks/mod.ts";
+import { configPath } from "../home.ts";
 import type { Tool } from "../tool/mod.ts";
+import type { StartupTrace } from "../trace/mod.ts";
 import { NaviApp } from "./app.ts";
 import { type AskTrust, loadProjectLayer, type RunnableContributor } from "./project_layer.ts";
 import { type Conversation, type ConversationOptions, openConversation } from "./conversation.ts";
@@ -27,6 +30,8 @@ export interface BootOptions {
   env: Env;
   /** The built-in tools (the front passes them: the engine never imports `tools/`). */
   builtins: Tool[];
+  /** The run's start-up trace (`NAVI_TRACE=startup`): the sequence marks its phases in it. */
+  trace?: StartupTrace;
   /** Stdio MCP servers started early; ended here when the config turns out invalid. */
   early?: EarlyServers;
   /** Load the plugin directory (`report`: each failure is a line; `quiet`: not reported; `skip`: not loaded). */
@@ -62,15 +67,23 @@ export async function bootApp(opts: BootOptions): Promise<NaviApp> {
   let app: NaviApp;
   try {
     const user = opts.config ?? await loadConfig(opts.home);
+    opts.trace?.mark("config read");
     const layer = opts.project === false ? undefined : await loadProjectLayer({
       ...opts,
       user,
       ask: opts.askTrust,
       report: (text) => opts.report?.({ kind: "warning", text }),
     });
+    const hooks = layer?.hooks ?? await loadHooks(hookFiles({
+      userConfig: configPath(opts.home),
+      userHome: opts.env.get("HOME"),
+      claude: user.compat?.claude ?? true,
+    }));
+    for (const text of hooks.problems) opts.report?.({ kind: "warning", text });
     const config = layer?.merged.config ?? user;
     const agents = layer?.agents ?? await AgentCatalog.load(opts.agentFolders ?? []);
-    app = new NaviApp({ ...opts, config, project: layer?.project, extensions: layer?.extensions, agents });
+    const { project, extensions, bundles } = layer ?? {};
+    app = new NaviApp({ ...opts, config, project, extensions, hooks, bundles, agents });
   } catch (err) {
     await Promise.all([...(opts.early?.values() ?? [])].map((p) => p.stop()));
     throw err;
@@ -114,11 +127,13 @@ export async function startConversation(app: NaviApp, opts: StartOptions): Promi
     }
   };
   const connected = async () => {
+    app.trace?.mark("tools ready");
     await opts.onMcpReady?.();
     mcpFailures();
   };
   if (opts.mcp === "await") {
     await app.mcp.start({ elicit: opts.elicit });
+    app.trace?.mark("tools ready");
     await opts.onMcpReady?.();
   }
   const convo = openConversation(app, opts);

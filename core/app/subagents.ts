@@ -2,6 +2,7 @@
 import type { AgentEvents } from "../agent/mod.ts";
 import { SubagentHost } from "../agents/mod.ts";
 import type { CheckpointHooks } from "../checkpoints/mod.ts";
+import type { SessionHooks } from "../hooks/mod.ts";
 import type { ApprovalPolicy, AskUser } from "../approval/mod.ts";
 import { modelLimits } from "../context/mod.ts";
 import { LlmClient } from "../provider/mod.ts";
@@ -41,6 +42,7 @@ export function subagentHost(
     shells: BackgroundShells;
     now?: () => number;
     ckpt: { recorder?: CheckpointHooks };
+    hooks?: SessionHooks;
   },
 ): SubagentHost {
   const { session, policy, llm, opts } = parts;
@@ -86,6 +88,7 @@ export function subagentHost(
     readable: () => app.extensions.skills.map((s) => s.dir),
     beforeRequest: () => app.mcp.settle(),
     ...(opts.events ? { events: opts.events } : {}),
+    ...(parts.hooks ? { hooks: parts.hooks } : {}),
     ...(parts.now ? { now: parts.now } : {}),
     ...(parts.ckpt.recorder ? { checkpoints: parts.ckpt.recorder } : {}),
   });

@@ -57,8 +57,8 @@ export interface Decision {
   allowed: boolean;
   /**
    * What decided: a `read_only` tool, `auto` or `plan` mode, an allow `rule`, a `denied` rule, the `user`,
-   * a `session` answer ("always"), the enforced `sandbox` (`sandbox.auto_allow`), `refused` (nobody to ask)
-   * or `invalid` arguments.
+   * a `session` answer ("always"), the enforced `sandbox` (`sandbox.auto_allow`), `refused` (nobody to ask),
+   * `invalid` arguments or a PreToolUse `hook` that allowed or denied it.
    */
   how:
     | "read_only"
@@ -70,7 +70,8 @@ export interface Decision {
     | "denied"
     | "refused"
     | "plan"
-    | "invalid";
+    | "invalid"
+    | "hook";
   /** Why the call may not run, as the model is told. */
   error?: string;
   /** The path outside the workspace the user allowed along with the call (it is not asked about again). */
@@ -202,21 +203,29 @@ export class ApprovalPolicy {
       preview?: () => Promise<ToolPreview | undefined>;
       /** The tool call's id, passed on to the question. */
       callId?: string;
+      /**
+       * A PreToolUse hook's decision: `allow` skips the question, `ask` forces it (also for read-only tools
+       * and in auto mode). Neither overrides a deny rule or plan mode.
+       */
+      hook?: "allow" | "ask";
     },
   ): Promise<Decision> {
     const { tool, approval, args, callId } = call;
     if (await denied(this.#deny, { tool, args })) {
       return { allowed: false, how: "denied", error: `Denied: ${tool} is blocked by a deny rule in config` };
     }
-    if (approval === "read_only") return { allowed: true, how: "read_only" };
-    if (this.mode === "plan") {
+    if (this.mode === "plan" && approval !== "read_only") {
       return { allowed: false, how: "plan", error: `Not allowed in plan mode: ${tool} can change things` };
     }
-    if (this.mode === "auto") return { allowed: true, how: "auto" };
-    if (allows(this.#allow, { tool, args })) return { allowed: true, how: "rule" };
-    const granted = this.#grants.map(grantRule);
-    if (allows(granted, { tool, args })) return { allowed: true, how: "session" };
-    if (await this.#sandboxAllows?.(tool)) return { allowed: true, how: "sandbox" };
+    if (call.hook === "allow") return { allowed: true, how: "hook" };
+    if (call.hook !== "ask") {
+      if (approval === "read_only") return { allowed: true, how: "read_only" };
+      if (this.mode === "auto") return { allowed: true, how: "auto" };
+      if (allows(this.#allow, { tool, args })) return { allowed: true, how: "rule" };
+      const granted = this.#grants.map(grantRule);
+      if (allows(granted, { tool, args })) return { allowed: true, how: "session" };
+      if (await this.#sandboxAllows?.(tool)) return { allowed: true, how: "sandbox" };
+    }
     const command = typeof args.command === "string" ? args.command : undefined;
     const preview = call.preview ? await call.preview().catch(() => undefined) : undefined;
     const decision = await this.#question({

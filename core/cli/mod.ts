@@ -5,20 +5,30 @@
  */
 import type { EarlyServers, NaviApp } from "../mod.ts";
 import { escapeControls, type Redactor, type Sink, streamSink } from "../output/mod.ts";
-import { installCrashGuard } from "./crash_guard.ts";
-import { type AppLoad, buildProgram } from "./program.ts";
+import type { StartupTrace } from "../trace/mod.ts";
+import type { EarlyStart } from "./early.ts";
+import type { AppLoad } from "./program.ts";
 
 /**
- * Run navi's CLI with `args` (without the program name); returns the exit status. The app it creates (and
+ * Run navi's CLI with `args` (without the program name), after `start` (see `startEarly`; done here when
+ * absent); returns the exit status. The app it creates (and
  * with it every MCP connection) is closed here, once, whatever the command did.
  */
-export async function main(args: string[]): Promise<number> {
+export async function main(args: string[], start?: EarlyStart): Promise<number> {
   let app: NaviApp | undefined;
-  // Stdio MCP servers start first, before commander, the engine, plugins and the SDKs load, so that their own
-  // start-up (often the longest part of a one-shot run) overlaps navi's. The app adopts them once the config
-  // proves valid; processes nobody adopted are ended below.
-  let early = connectsMcp(args) ? await startStdioServers() : undefined;
-  const commander = await import("@commander-js/extra-typings");
+  // Stdio MCP servers start first (main.ts does it before this module loads: see early.ts), before commander,
+  // the engine, plugins and the SDKs load, so that their own start-up (often the longest part of a one-shot
+  // run) overlaps navi's. The app adopts them once the config proves valid; processes nobody adopted are ended
+  // below.
+  const { trace, servers } = start ?? (await import("./early.ts")).startEarly(args);
+  let early = servers;
+  // Commander, the program and the crash guard (which reach the config schema, zod and the engine) load only
+  // now: the servers above start before any of them is evaluated (graph_test.ts holds this module to it).
+  const [commander, { buildProgram }, { installCrashGuard }] = await Promise.all([
+    import("@commander-js/extra-typings"),
+    import("./program.ts"),
+    import("./crash_guard.ts"),
+  ]);
   // Every byte navi writes passes these sinks: secrets of the app (once there is one) redacted, control
   // sequences other than navi's own neutralised.
   const redactor: Redactor = {
@@ -30,7 +40,7 @@ export async function main(args: string[]): Promise<number> {
   const createApp = async (load: AppLoad = {}): Promise<NaviApp> => {
     const taken = load.mcp ? early : undefined;
     if (load.mcp) early = undefined;
-    app = await bootFront({ load, early: taken, err, out });
+    app = await bootFront({ load, early: taken, err, out, trace });
     return app;
   };
   let status = 0;
@@ -57,6 +67,8 @@ export async function main(args: string[]): Promise<number> {
     err.flush?.();
     await app?.close();
     await Promise.all([...(early?.values() ?? [])].map((p) => p.stop()));
+    trace.mark("exit");
+    trace.print(err);
     removeGuard();
   }
   return status;
@@ -64,12 +76,13 @@ export async function main(args: string[]): Promise<number> {
 
 /** The app of a terminal command: the engine and the built-in tools loaded, start-up lines on `err`. */
 async function bootFront(
-  opts: { load: AppLoad; early?: EarlyServers; err: Sink; out: Sink },
+  opts: { load: AppLoad; early?: EarlyServers; err: Sink; out: Sink; trace: StartupTrace },
 ): Promise<NaviApp> {
   const [{ bootApp, naviHome }, { builtinTools }] = await Promise.all([
     import("../mod.ts"),
     import("../../tools/mod.ts"),
   ]);
+  opts.trace.mark("modules loaded");
   const terminal = opts.load.trust === "ask" && Deno.stdin.isTerminal() && Deno.stdout.isTerminal();
   return await bootApp({
     home: naviHome(),
@@ -77,6 +90,7 @@ async function bootFront(
     env: Deno.env,
     builtins: builtinTools(),
     early: opts.early,
+    trace: opts.trace,
     plugins: opts.load.plugins,
     report: (line) => opts.err.write(`navi: ${line.text}\n`),
     askTrust: terminal
@@ -94,46 +108,4 @@ async function bootFront(
       }
       : undefined,
   });
-}
-
-const VALUE_OPTIONS = new Set([
-  "-p",
-  "--print",
-  "--output-format",
-  "--input-format",
-  "--provider",
-  "--model",
-  "--approval",
-  "--resume",
-]);
-
-/**
- * Whether a command line runs a command that connects MCP servers (the REPL, `-p`, `tools`, `mcp list`,
- * `mcp resources`), judged before commander loads. A wrong guess costs time, never correctness: servers
- * started for nothing are ended, and a command that was not foreseen starts its servers itself.
- */
-export function connectsMcp(args: readonly string[]): boolean {
-  const words: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === "--") break;
-    if (["-h", "--help", "-v", "--version"].includes(a)) return false;
-    if (a.startsWith("-")) {
-      if (VALUE_OPTIONS.has(a) && !(args[i + 1] ?? "-").startsWith("-")) i++;
-      continue;
-    }
-    words.push(a);
-  }
-  if (!words.length) return true;
-  if (words[0] === "tools") return true;
-  return words[0] === "mcp" && (words[1] === undefined || words[1] === "list" || words[1] === "resources");
-}
-
-/** Start the configured stdio MCP servers at once (see McpService.startEarly). */
-async function startStdioServers(): Promise<EarlyServers> {
-  const [{ McpService }, { naviHome }] = await Promise.all([
-    import("../mcp/mod.ts"),
-    import("../home.ts"),
-  ]);
-  return McpService.startEarly({ home: naviHome(), workspace: Deno.cwd(), env: Deno.env });
 }

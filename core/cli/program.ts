@@ -481,12 +481,14 @@ function mcpRemove({ Command }: typeof Commander, deps: ProgramDeps) {
     });
 }
 
-/** `navi plugins list|init`. */
+/** `navi plugins list|init|install`. */
 export function pluginsCommand(
   { Command }: typeof Commander,
-  { createApp, out }: ProgramDeps,
+  { createApp, out, exit }: ProgramDeps,
 ) {
-  const plugins = new Command("plugins").description("list plugins in $NAVI_HOME/plugins, or create one");
+  const plugins = new Command("plugins").description(
+    "list plugins in $NAVI_HOME/plugins, create one, or install a plugin bundle",
+  );
   plugins
     .command("list", { isDefault: true })
     .description("each plugin file: loaded or failed, its tools, its error")
@@ -510,6 +512,15 @@ export function pluginsCommand(
         import("../../plugins/embedded.ts"),
       ]);
       out.write(await pluginsInit(naviHome(), name, { template: PLUGIN_TEMPLATE, types: NAVI_D_TS }) + "\n");
+    });
+  plugins
+    .command("install")
+    .argument("<folder>", "a plugin bundle (mod.ts, commands/, skills/, agents/, hooks/, .mcp.json)")
+    .option("--yes", "install without asking (needed without a terminal)")
+    .description("show what a plugin bundle contains and copy it into the plugins directory")
+    .action(async (folder, o: { yes?: boolean }) => {
+      const { pluginsInstall } = await import("./commands/plugins_install.ts");
+      exit(await pluginsInstall(folder, o, { out, interactive: Deno.stdin.isTerminal() }));
     });
   return plugins;
 }

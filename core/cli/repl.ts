@@ -146,9 +146,10 @@ class Repl {
 
   /** Switch to a new, resumed or forked conversation (`/clear`, `/resume`, `/fork`). */
   #open(resume?: { id?: string; fork?: boolean | number }): void {
-    void this.#convo?.close();
+    void this.#convo?.close(resume ? "other" : "clear");
     this.#convo = openConversation(this.#app, {
       ...this.#opts,
+      cleared: this.#convo !== undefined && !resume,
       resume: resume?.id,
       fork: resume?.fork,
       continue: false,
@@ -246,6 +247,7 @@ class Repl {
     });
     let lastInterrupt = 0;
     while (!this.#exiting) {
+      this.#app.trace?.mark("first prompt");
       const r = await io.read({ prompt: style.bold("› "), complete });
       if (r.kind === "eof") break;
       if (r.kind === "double-escape") {

@@ -19,6 +19,7 @@ import { effortSlashCommand, reasoningSlashCommand } from "./commands/reasoning.
 import { resumeSlashCommand } from "./commands/resume.ts";
 import { forkSlashCommand, rewindSlashCommand } from "./commands/rewind.ts";
 import { shellsSlashCommand } from "./commands/shells.ts";
+import { hooksSlashCommand } from "./commands/hooks.ts";
 import { todoSlashCommand } from "./commands/todo.ts";
 import { skillsSlashCommand } from "./commands/extensions.ts";
 import { usageSlashCommand } from "./commands/usage.ts";
@@ -125,6 +126,7 @@ export function slashContext(app: NaviApp, parts: ReplParts): SlashContext {
       display: (path) => displayPath(app.workspace, path),
     },
     reasoning: parts.reasoning,
+    hooks: app.hooks,
   };
 }
 
@@ -143,6 +145,7 @@ export function replCommands(extra: SlashCommand[] = []): SlashCommand[] {
     rewindSlashCommand(),
     forkSlashCommand(),
     shellsSlashCommand(),
+    hooksSlashCommand(),
     todoSlashCommand(),
     ...pluginSlashCommands(),
     ...mcpSlashCommands(),

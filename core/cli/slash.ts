@@ -4,6 +4,7 @@ import {
   type ApprovalMode,
   type Conversation,
   fnv1a,
+  type Hooks,
   type Instructions,
   type McpServerState,
   type ModelPrice,
@@ -102,6 +103,8 @@ export interface SlashContext {
   extensions?: ExtensionControl;
   /** The agents the `task` tool starts (read once at start-up). */
   agents?(): readonly AgentDefinition[];
+  /** The loaded hooks and their last results (read-only, for `/hooks`). */
+  hooks?: Pick<Hooks, "list" | "skipped">;
 }
 
 /** One row of the slash-command table: help and completion are derived from it. */

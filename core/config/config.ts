@@ -188,6 +188,7 @@ const ConfigSchema = z.strictObject({
   notify: z.union([z.boolean(), NotifySchema], { error: 'must be true, false or { "after_s": seconds }' })
     .optional(),
   compat: CompatSchema.optional(),
+  hooks: z.record(z.string(), z.unknown()).optional(),
 }).superRefine((cfg, ctx) => {
   for (const name of Object.keys(cfg.mcp_servers ?? {})) {
     if (!validServerName(name)) {

@@ -258,4 +258,9 @@ export interface Config {
   notify?: boolean | NotifySettings;
   /** Which other agents' folders are read (`.claude/`, `.agents/`, `.mcp.json`). */
   compat?: CompatSettings;
+  /**
+   * Hooks by event, in Claude Code's shape (`{"PreToolUse": [{"matcher": "Bash", "hooks": [{"type":
+   * "command", "command": "..."}]}]}`); checked entry by entry by core/hooks, which names `file:line`.
+   */
+  hooks?: Record<string, unknown>;
 }

@@ -1,5 +1,6 @@
 // YAML frontmatter of Markdown files (commands, skills, subagents): the `---` block split off here, the YAML
-// parsed by the `yaml` package, loaded on the first file that has a frontmatter.
+// parsed by the `yaml` package, loaded on the first file whose frontmatter is more than `key: plain text`
+// lines (those are read here with the meaning YAML gives them: see `plainMapping`).
 
 /** A Markdown file split into its frontmatter and its body. */
 export interface Frontmatter {
@@ -26,6 +27,29 @@ export class FrontmatterError extends Error {
   }
 }
 
+const PLAIN_LINE = /^([A-Za-z][A-Za-z0-9_-]*):[ ]+([A-Za-z][A-Za-z0-9 _.,;()/'!?-]*)$/;
+const KEYWORD = /^(true|True|TRUE|false|False|FALSE|null|Null|NULL)$/;
+
+/**
+ * The frontmatter when every line is blank or `key: text` whose text YAML reads as that very string (it
+ * starts with a letter, holds no `:`, `#`, quote-start, flow or tag character, and is not `true`, `false` or
+ * `null`), with no key twice; else undefined, and the `yaml` package reads it. A frontmatter of this kind is
+ * the common case (name, description), and it costs no YAML parser.
+ */
+export function plainMapping(yamlText: string): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const raw of yamlText.split("\n")) {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (!line.trim()) continue;
+    const m = PLAIN_LINE.exec(line);
+    if (!m || Object.hasOwn(out, m[1])) return undefined;
+    const value = m[2].trimEnd();
+    if (KEYWORD.test(value)) return undefined;
+    out[m[1]] = value;
+  }
+  return out;
+}
+
 const OPEN = /^---[ \t]*\r?\n/;
 const CLOSE = /^---[ \t]*\r?$/m;
 
@@ -45,6 +69,8 @@ export async function parseFrontmatter(text: string, file: string): Promise<Fron
   const after = rest.slice(close.index + close[0].length).replace(/^\n/, "");
   const yamlLines = yamlText.split("\n").length - (yamlText.endsWith("\n") || !yamlText ? 1 : 0);
   const bodyLine = 2 + yamlLines + 1;
+  const plain = plainMapping(yamlText);
+  if (plain) return { data: plain, body: after, bodyLine };
   const { LineCounter, parseDocument } = await import("yaml");
   const lines = new LineCounter();
   const doc = parseDocument(yamlText, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });

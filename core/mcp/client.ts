@@ -1,6 +1,7 @@
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
+  AjvJsonSchemaValidator,
   Client,
   ElicitRequestSchema,
   ListRootsRequestSchema,
@@ -31,10 +32,32 @@ export interface ClientHooks {
   catalogChanged(): void;
 }
 
+type Validate = (input: unknown) => unknown;
+
+/**
+ * Output-schema validators built on first use. The SDK's default builds an ajv instance with every client
+ * and compiles each tool's outputSchema when tools/list answers: CPU a run that never calls that tool (a
+ * one-shot task calls one or two) does not need.
+ */
+export class LazyValidators {
+  #ajv?: AjvJsonSchemaValidator;
+
+  /** A validator of `schema`, compiled (and ajv created) at its first call. */
+  getValidator(schema: unknown): Validate {
+    let compiled: Validate | undefined;
+    return (input) => {
+      this.#ajv ??= new AjvJsonSchemaValidator();
+      compiled ??= this.#ajv.getValidator(schema as never) as Validate;
+      return compiled(input);
+    };
+  }
+}
+
 /** An SDK client offering roots (the workspace) and elicitation, with list-change notifications wired. */
 export function newClient(hooks: ClientHooks): Client {
   const client = new Client({ name: "navi", version: hooks.version }, {
     capabilities: { roots: { listChanged: false }, elicitation: {} },
+    jsonSchemaValidator: new LazyValidators() as never,
   });
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => hooks.toolsChanged());
   client.setNotificationHandler(ResourceListChangedNotificationSchema, () => hooks.catalogChanged());

@@ -11,6 +11,7 @@ export type { Elicit } from "./client.ts";
 export type { Catalog } from "./catalog.ts";
 export type { OpenUrl } from "./oauth_provider.ts";
 export type { SpawnOptions, StdioProcess } from "./stdio_process.ts";
+export { prespawnStdioServers } from "./prespawn.ts";
 export type { McpPrompt, McpResource, McpResourceTemplate, ReadResourceResult } from "./sdk.ts";
 export { MAX_RESOURCE_CHARS, mentionCandidates, resourceText } from "./mentions.ts";
 export { parsePromptArgs, type PromptArgument, type PromptCommand, promptUsage } from "./prompts.ts";

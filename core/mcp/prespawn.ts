@@ -2,6 +2,7 @@ import { configPath } from "../home.ts";
 import type { Config, McpServerConfig } from "../config/mod.ts";
 import { Secrets } from "../output/mod.ts";
 import { type SpawnOptions, StdioProcess } from "./stdio_process.ts";
+import type { StartupTrace } from "../trace/mod.ts";
 
 /**
  * Start the enabled stdio servers of `$NAVI_HOME/config.json` right away, before navi loads anything else
@@ -11,12 +12,15 @@ import { type SpawnOptions, StdioProcess } from "./stdio_process.ts";
  * secrets this config names (the app's own are built from the same file). Never throws: a server that cannot
  * be started here is started (and its error reported) by the normal connect.
  */
-export function prespawnStdioServers(opts: SpawnOptions): Map<string, StdioProcess> {
+export function prespawnStdioServers(
+  opts: SpawnOptions & { trace?: StartupTrace },
+): Map<string, StdioProcess> {
   const started = new Map<string, StdioProcess>();
   let servers: Record<string, unknown>;
   let secrets: Secrets;
   try {
     const raw = JSON.parse(Deno.readTextFileSync(configPath(opts.home)));
+    opts.trace?.mark("config read");
     servers = raw?.mcp_servers;
     if (!servers || typeof servers !== "object") return started;
     secrets = opts.secrets instanceof Secrets ? opts.secrets : Secrets.fromConfig(raw as Config, opts.env);
@@ -34,6 +38,7 @@ export function prespawnStdioServers(opts: SpawnOptions): Map<string, StdioProce
       started.set(name, StdioProcess.spawn(name, config, { ...opts, secrets }));
     } catch { /* the connect reports it */ }
   }
+  if (started.size) opts.trace?.mark("servers spawned");
   return started;
 }
 

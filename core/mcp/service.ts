@@ -3,6 +3,7 @@ import type { Config, McpServerConfig } from "../config/mod.ts";
 import type { MentionProvider } from "../mentions/mod.ts";
 import type { Env, Secrets } from "../output/mod.ts";
 import type { ToolRegistry } from "../tool/mod.ts";
+import type { StartupTrace } from "../trace/mod.ts";
 import type { Catalog } from "./catalog.ts";
 import type { Elicit } from "./client.ts";
 import type { McpManager, McpServerState } from "./manager.ts";
@@ -56,7 +57,9 @@ export class McpService {
    * Start the enabled stdio servers of `$NAVI_HOME/config.json` at once, before anything else loads, so that
    * their own start-up overlaps navi's; the service built later adopts them. Never throws.
    */
-  static startEarly(opts: { home: string; workspace: string; env: Env }): EarlyServers {
+  static startEarly(
+    opts: { home: string; workspace: string; env: Env; trace?: StartupTrace },
+  ): EarlyServers {
     return prespawnStdioServers(opts);
   }
 

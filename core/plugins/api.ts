@@ -68,10 +68,69 @@ export interface PluginPermissions {
   run?: PermissionGrant;
 }
 
+/** The events a plugin's hook may be registered for (Claude Code's names). */
+export type HookEventName =
+  | "PreToolUse"
+  | "PostToolUse"
+  | "PostToolUseFailure"
+  | "UserPromptSubmit"
+  | "SessionStart"
+  | "SessionEnd"
+  | "Stop"
+  | "SubagentStart"
+  | "SubagentStop"
+  | "Notification"
+  | "PreCompact";
+
+/**
+ * What a hook receives: the same JSON a command hook reads on stdin (`session_id`, `transcript_path`, `cwd`,
+ * `permission_mode`, `hook_event_name`, and per event `tool_name`, `tool_input`, `tool_use_id`,
+ * `tool_response`, `prompt`, `source`), with navi's tool names (`write_file`, `bash`, `mcp__server__tool`).
+ */
+export type HookInput = { hook_event_name: HookEventName; [field: string]: unknown };
+
+/** What a hook may return: the JSON output of a command hook (nothing: no opinion). */
+export interface HookDecision {
+  /** false: navi stops (with `stopReason` for the user). */
+  continue?: boolean;
+  /** Why navi stops. */
+  stopReason?: string;
+  /** A line for the user. */
+  systemMessage?: string;
+  /** "block" blocks the action (PreToolUse: the call; Stop: the stop; UserPromptSubmit: the prompt). */
+  decision?: "block";
+  /** Why it blocked (for the model, or the user for UserPromptSubmit). */
+  reason?: string;
+  /** The event's own fields. */
+  hookSpecificOutput?: {
+    /** The event this answers. */
+    hookEventName?: HookEventName;
+    /** PreToolUse: allow skips the question, deny refuses the call, ask asks the user. */
+    permissionDecision?: "allow" | "deny" | "ask";
+    /** Why (the model is told for deny). */
+    permissionDecisionReason?: string;
+    /** PreToolUse: the arguments to run the tool with instead (checked against its parameters). */
+    updatedInput?: Record<string, unknown>;
+    /** Text added to the model's context. */
+    additionalContext?: string;
+  };
+}
+
+/** A plugin hook: runs in the plugin's worker, with its permissions, for each matching event. */
+export type HookHandler = (input: HookInput) => HookDecision | void | Promise<HookDecision | void>;
+
 /** The object `register` receives. */
 export interface NaviPluginApi {
   /** Register one tool; call it while `register` runs. */
   registerTool<S extends ParametersSchema>(def: ToolDefinition<S>): void;
+  /**
+   * Register a hook while `register` runs: `navi.on("PreToolUse", handler)`, or with a matcher on the tool
+   * name (Claude Code's rules: `"write_file|edit_file"`, a regular expression, `*`):
+   * `navi.on("PreToolUse", { matcher: "write_file" }, handler)`. A hook that takes longer than 60 s is ended.
+   */
+  on(event: HookEventName, handler: HookHandler): void;
+  /** See the other overload: the hook runs only for tool names (or sources) `options.matcher` accepts. */
+  on(event: HookEventName, options: { matcher?: string }, handler: HookHandler): void;
   /** navi's zod (v4). */
   z: typeof z;
   /** The directory navi runs in. */

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { PluginPermissions } from "./api.ts";
-import type { ModuleText, ToolDefinitionData } from "./protocol.ts";
+import type { HookDefinitionData, ModuleText, ToolDefinitionData } from "./protocol.ts";
 import { APPROVAL_CLASSES, TOOL_NAME_PATTERN } from "../tool/mod.ts";
 
 /** What is cached per plugin: its tools' definitions, the permissions it was granted, its stripped modules. */
@@ -10,6 +10,16 @@ export interface CacheEntry {
   tools: ToolDefinitionData[];
   /** The type-stripped, parsed modules, so a first call needs no compiler (checked against the hash). */
   modules?: ModuleText[];
+  /** The hooks it registered with `navi.on` (absent: none). */
+  hooks?: HookDefinitionData[];
+}
+
+/** Whether a value from a worker or a cache file is a well-formed list of hook definitions. */
+export function validHooks(value: unknown): value is HookDefinitionData[] {
+  return Array.isArray(value) &&
+    value.every((h) =>
+      !!h && typeof h === "object" && typeof h.event === "string" && typeof h.matcher === "string"
+    );
 }
 
 const KEEP_PER_PLUGIN = 4;
@@ -44,6 +54,7 @@ export class PluginCache {
         return undefined;
       }
       if (!entry.grant || typeof entry.grant !== "object") return undefined;
+      if (entry.hooks !== undefined && !validHooks(entry.hooks)) return undefined;
       return entry;
     } catch {
       return undefined;

@@ -1,6 +1,12 @@
 import { type Clock, systemClock } from "../clock/mod.ts";
 import type { WorkerPermissions } from "./permissions.ts";
-import type { FromWorker, InitMessage, ToolDefinitionData, ToWorker } from "./protocol.ts";
+import type {
+  FromWorker,
+  HookDefinitionData,
+  InitMessage,
+  ToolDefinitionData,
+  ToWorker,
+} from "./protocol.ts";
 import type { ToolResult } from "../tool/mod.ts";
 
 /** How long a cancelled (timed-out or aborted) handler may take to stop before its worker is ended. */
@@ -13,6 +19,8 @@ export interface Registration {
   tools: ToolDefinitionData[];
   /** The `permissions` export as the module evaluated it. */
   permissions: unknown;
+  /** The hooks it registered with `navi.on`. */
+  hooks?: HookDefinitionData[];
 }
 
 /** What one plugin's worker host needs. */
@@ -111,7 +119,8 @@ export class PluginWorker {
           this.#post({ type: "init", name, ...init });
         } else if (msg.type === "ready" && this.#fail) {
           this.#fail = undefined;
-          resolve({ tools: Array.isArray(msg.tools) ? msg.tools : [], permissions: msg.permissions });
+          const hooks = Array.isArray(msg.hooks) ? msg.hooks : [];
+          resolve({ tools: Array.isArray(msg.tools) ? msg.tools : [], permissions: msg.permissions, hooks });
         } else if (msg.type === "failed") reject(new Error(String(msg.error)));
         else this.#message(msg);
       };

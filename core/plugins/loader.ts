@@ -1,11 +1,11 @@
 import type { Clock } from "../clock/mod.ts";
 import type { PluginSettings } from "../config/mod.ts";
 import type { PluginPermissions } from "./api.ts";
-import { type CacheEntry, PluginCache, validDefinition } from "./cache.ts";
+import { type CacheEntry, PluginCache, validDefinition, validHooks } from "./cache.ts";
 import type { CompiledPlugin } from "./compile.ts";
 import { PluginWorker, type Registration } from "./host.ts";
 import { DEFAULT_PERMISSIONS, describePermissions, workerPermissions } from "./permissions.ts";
-import type { ModuleText, ToolDefinitionData } from "./protocol.ts";
+import type { HookDefinitionData, ModuleText, ToolDefinitionData } from "./protocol.ts";
 import { discoverPlugins, pluginsDir, type PluginSource, readPlugin, sha256 } from "./source.ts";
 import { pluginTool } from "./tool.ts";
 import { errorMessage, type ToolRegistry } from "../tool/mod.ts";
@@ -31,6 +31,20 @@ export interface PluginEvent {
   /** One line, naming the plugin. */
   message: string;
 }
+
+/** A hook a loaded plugin registered (`navi.on`); `call` runs its handler in the plugin's worker. */
+export interface PluginHookSpec {
+  /** The plugin's name. */
+  plugin: string;
+  /** The event name as registered. */
+  event: string;
+  /** Its matcher ("" for all). */
+  matcher: string;
+  /** Run the handler with `input`; resolves to the decision it returned (null for none). */
+  call(input: Record<string, unknown>, signal?: AbortSignal): Promise<unknown>;
+}
+
+const HOOK_TIMEOUT_MS = 60_000;
 
 /** What the loader needs. */
 export interface PluginLoaderOptions {
@@ -65,6 +79,7 @@ interface Entry {
   key: string;
   grant: PluginPermissions;
   tools: ToolDefinitionData[];
+  hooks: HookDefinitionData[];
   worker: PluginWorker;
   compiled?: CompiledPlugin;
   /** Stripped modules from the cache (used once the files' hash is checked again). */
@@ -73,6 +88,7 @@ interface Entry {
 }
 
 const COMPILE = () => import("./compile.ts");
+const STATIC = () => import("./static_defs.ts");
 const BOOT = () => import("./worker_js.ts");
 
 /** Loads plugins: definitions from the cache or from a registration worker; tool calls run in workers. */
@@ -87,6 +103,8 @@ export class PluginLoader {
   reports: PluginReport[] = [];
   /** How many workers this loader started (registration and calls). */
   workersStarted = 0;
+  /** How many plugins' definitions were read from their source without a worker (see `staticDefinitions`). */
+  staticReads = 0;
 
   /** Load plugin tools into `registry`; `opts` says where from and what plugins receive. */
   constructor(registry: ToolRegistry, opts: PluginLoaderOptions) {
@@ -192,6 +210,7 @@ export class PluginLoader {
       key: cached.key,
       grant: cached.grant,
       tools: cached.tools,
+      hooks: cached.hooks ?? [],
       compiled,
     } as Entry;
     if (!compiled && Array.isArray(cached.modules)) entry.modules = cached.modules;
@@ -253,11 +272,22 @@ export class PluginLoader {
     return this.#bootUrl;
   }
 
-  /** Evaluate a plugin in a registration worker, check and cache its definitions, end the worker. */
+  /**
+   * Read a plugin's definitions from its source when they are plain data (`staticDefinitions`), else evaluate
+   * it in a registration worker; check and cache the definitions, end the worker.
+   */
   async #register(dir: string, source: PluginSource, key: string): Promise<Entry> {
     const compiled = (await COMPILE()).compilePlugin(source);
     const grant = this.#section(source.stem).permissions ?? compiled.declared ?? DEFAULT_PERMISSIONS;
     const entry = this.#entry(dir, source, { key, grant, tools: [] }, compiled);
+    const read = (await STATIC()).staticDefinitions(compiled);
+    if (read) {
+      entry.tools = read;
+      this.staticReads++;
+      this.#opts.log?.(`[plugin ${source.name}] definitions read from its source (no worker)`);
+      this.#cache.write(source.stem, { key, grant, tools: read, modules: compiled.modules });
+      return entry;
+    }
     try {
       const reg = await entry.worker.start("registration");
       if (JSON.stringify(reg.permissions ?? null) !== JSON.stringify(compiled.declared)) {
@@ -271,9 +301,12 @@ export class PluginLoader {
         if (seen.has(def.name)) throw new Error(`tool "${def.name}" is registered twice`);
         seen.add(def.name);
       }
+      if (!validHooks(reg.hooks ?? [])) throw new Error("the worker sent an invalid hook definition");
       entry.tools = reg.tools;
+      entry.hooks = reg.hooks ?? [];
       entry.checked = reg;
-      this.#cache.write(source.stem, { key, grant, tools: reg.tools, modules: compiled.modules });
+      const hooks = entry.hooks.length ? { hooks: entry.hooks } : {};
+      this.#cache.write(source.stem, { key, grant, tools: reg.tools, modules: compiled.modules, ...hooks });
       return entry;
     } finally {
       entry.worker.stop();
@@ -308,6 +341,23 @@ export class PluginLoader {
       throw new Error(`tool "${name}" collides with a built-in tool (the built-in wins)`);
     }
     throw new Error(`tool "${name}" is already registered by ${source.origin} (the earlier file wins)`);
+  }
+
+  /** The hooks of the loaded plugins, in load order; each runs in its plugin's worker (started on demand). */
+  hooks(): PluginHookSpec[] {
+    return [...this.#entries.values()].flatMap((entry) =>
+      entry.hooks.map((h, i) => ({
+        plugin: entry.source.name,
+        event: h.event,
+        matcher: h.matcher,
+        call: async (input: Record<string, unknown>, signal?: AbortSignal) => {
+          const opts = { signal: signal ?? new AbortController().signal, timeoutMs: HOOK_TIMEOUT_MS };
+          const result = await this.#call(entry, `hook:${i}`, input, opts);
+          if (!result.ok) throw new Error(result.error);
+          return result.decision ?? null;
+        },
+      }))
+    );
   }
 
   /** Lines about plugins that are new or whose permissions changed since they were last announced (once). */

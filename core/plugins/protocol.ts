@@ -45,6 +45,14 @@ export interface ToolDefinitionData {
   timeoutMs?: number;
 }
 
+/** A hook a plugin registered with `navi.on` (its handler stays in the worker, called as tool `hook:<index>`). */
+export interface HookDefinitionData {
+  /** The event name as the plugin gave it. */
+  event: string;
+  /** The matcher ("" for all). */
+  matcher: string;
+}
+
 /** navi -> worker. */
 export type ToWorker =
   | InitMessage
@@ -59,7 +67,7 @@ export type FaultKind = "exit" | "error" | "rejection";
 /** worker -> navi. */
 export type FromWorker =
   | { type: "booted" }
-  | { type: "ready"; tools: ToolDefinitionData[]; permissions: unknown }
+  | { type: "ready"; tools: ToolDefinitionData[]; permissions: unknown; hooks?: HookDefinitionData[] }
   | { type: "failed"; error: string }
   | { type: "result"; id: number; result: unknown; stack?: string }
   | { type: "log"; line: string }

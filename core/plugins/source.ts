@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 
 /** A plugin on disk: one file, or a folder with `mod.ts`. */
@@ -84,14 +85,13 @@ export async function readPlugin(dir: string, name: string): Promise<PluginSourc
     await walk(join(dir, folder), "", files);
     source = { name, stem: folder, root: join(dir, folder), entry: "mod.ts", prefix: `${folder}/`, files };
   } else {
-    files.set(name, await Deno.readTextFile(join(dir, name)));
+    files.set(name, Deno.readTextFileSync(join(dir, name)));
     source = { name, stem: name.replace(/\.(ts|js|mjs)$/, ""), root: dir, entry: name, prefix: "", files };
   }
   return { ...source, hash: await sha256([...files].map(([p, t]) => `${p}\0${t}`).join("\0\0")) };
 }
 
-/** SHA-256 of a text, as hex. */
-export async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return new Uint8Array(digest).toHex();
+/** SHA-256 of a text, as hex (node:crypto's, synchronous: a warm start hashes every plugin). */
+export function sha256(text: string): Promise<string> {
+  return Promise.resolve(createHash("sha256").update(text).digest("hex"));
 }

@@ -159,12 +159,18 @@ function fromMcpJson(
   return { servers, problems };
 }
 
-/** Read `.navi/config.json` and `.mcp.json` files (root first); a bad file is one line and is left out. */
-export function readProjectConfig(files: { configFiles: string[]; mcpFiles: string[] }): ProjectConfigRead {
+/**
+ * Read `.navi/config.json` and `.mcp.json` files (root first); a bad file is one line and is left out.
+ * `mcpText` rewrites an `.mcp.json` text before it is read (a plugin bundle's `${CLAUDE_PLUGIN_ROOT}`).
+ */
+export function readProjectConfig(
+  files: { configFiles: string[]; mcpFiles: string[]; mcpText?: (text: string, file: string) => string },
+): ProjectConfigRead {
   const settings: ProjectSettings[] = [];
   const problems: string[] = [];
   for (const file of files.mcpFiles) {
-    const text = readText(file);
+    const read = readText(file);
+    const text = read !== undefined && files.mcpText ? files.mcpText(read, file) : read;
     if (text === undefined) continue;
     try {
       const read = fromMcpJson(parseJson(text, file), file);
@@ -221,7 +227,7 @@ function mergeSpecial(
   from: ProjectSettings,
   opts: { trusted: boolean; workspace: string; prov: Map<string, string>; problems: string[] },
 ): Config {
-  const { approval, sandbox, features, mcp_servers, ...rest } = from.config;
+  const { approval, sandbox, features, mcp_servers, hooks: _hooks, ...rest } = from.config;
   const { file } = from;
   const { prov, problems } = opts;
   if (mcp_servers && opts.trusted) {

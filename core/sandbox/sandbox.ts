@@ -112,10 +112,11 @@ export class Sandbox implements CommandSandbox {
   /**
    * Wrap `argv` for the sandbox; refused with one line when the sandbox is required but does not work. With
    * `net` (the session's network) a command without network joins it; without, it gets a namespace of its own.
+   * `network` gives this one command the network (a hook with `"network": true`).
    */
   async wrap(
     argv: string[],
-    opts: { command: string; cwd: string; net?: SessionNetwork },
+    opts: { command: string; cwd: string; net?: SessionNetwork; network?: boolean },
   ): Promise<SandboxedCommand> {
     const status = await this.status();
     if (status.state === "off") return { ok: true, argv, done: () => Promise.resolve("") };
@@ -123,7 +124,8 @@ export class Sandbox implements CommandSandbox {
     const workspace = await Deno.realPath(this.#opts.workspace);
     const guard = await guardGit(workspace, { home: this.#opts.env.get("HOME") });
     if (guard.error) return { ok: false, error: `bash cannot run: ${guard.error}` };
-    const network = this.#opts.settings?.network === true || this.#network.allow(opts.command);
+    const network = opts.network === true || this.#opts.settings?.network === true ||
+      this.#network.allow(opts.command);
     const paths = await this.paths();
     const entry = !network && opts.net ? await opts.net.enter() : undefined;
     const joined = entry && "prefix" in entry ? entry.prefix : undefined;
@@ -330,7 +332,10 @@ export class SessionSandbox implements CommandSandbox {
   }
 
   /** Wrap `argv` like `Sandbox.wrap`, in the session's network namespace. */
-  async wrap(argv: string[], opts: { command: string; cwd: string }): Promise<SandboxedCommand> {
+  async wrap(
+    argv: string[],
+    opts: { command: string; cwd: string; network?: boolean },
+  ): Promise<SandboxedCommand> {
     if (this.#closed) return { ok: false, error: "the session has ended" };
     const net = await (this.#net ??= this.#sandbox.network().catch(() => undefined));
     return this.#sandbox.wrap(argv, { ...opts, net });

@@ -8,6 +8,7 @@ export type {
   AuditRecord,
   CheckpointRecord,
   DeferredState,
+  HookRecord,
   RequestRecord,
   RewriteRecord,
   SessionMeta,

@@ -77,6 +77,24 @@ export interface AuditRecord {
   via?: string;
 }
 
+/** One hook run as the session's audit records it (`{"type": "hook", ...}`). */
+export interface HookRecord {
+  /** The event. */
+  event: string;
+  /** Where the hook was configured: `file:line`, or `plugin <name>`. */
+  source: string;
+  /** The command (secrets redacted). */
+  command: string;
+  /** Its exit code; null when it was ended (`ended` says why). */
+  exit: number | null;
+  /** `timeout`, `aborted` or why it did not start. */
+  ended?: string;
+  /** Milliseconds it ran. */
+  ms: number;
+  /** What it decided: block, deny, ask, allow, error or ok. */
+  result: string;
+}
+
 /** One model request as the session records it (for the hit ratio, cache breaks and the cache TTL). */
 export interface RequestRecord {
   /** When the request went out (ISO 8601). */
@@ -111,6 +129,7 @@ export type SessionRecord =
   | ({ type: "request" } & RequestRecord)
   | ({ type: "deferred" } & DeferredState)
   | ({ type: "audit"; at: string } & AuditRecord)
+  | ({ type: "hook"; at: string } & HookRecord)
   | ({ type: "usage"; model: string } & Usage)
   | ({ type: "rewrite" } & RewriteRecord)
   | ({ type: "checkpoint" } & CheckpointRecord)

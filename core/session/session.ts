@@ -5,6 +5,7 @@ import {
   type AuditRecord,
   type CheckpointRecord,
   type DeferredState,
+  type HookRecord,
   parseLines,
   replayMessages,
   type RequestRecord,
@@ -421,6 +422,11 @@ export class Session {
   /** Record one tool call for audit. */
   audit(record: AuditRecord): void {
     this.#write({ type: "audit", at: new Date(this.#now()).toISOString(), ...record });
+  }
+
+  /** Record one hook run in the session's audit. */
+  auditHook(record: HookRecord): void {
+    this.#write({ type: "hook", at: new Date(this.#now()).toISOString(), ...record });
   }
 
   /** The folder of this session's saved tool outputs (`sessions/<id>/outputs`). */

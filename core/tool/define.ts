@@ -80,6 +80,14 @@ function buildTool<A>(
     timeoutMs,
     maxOutputChars,
     inputSchema: parts.inputSchema,
+    check(raw) {
+      try {
+        parts.validate(raw);
+        return undefined;
+      } catch (err) {
+        return errorMessage(err);
+      }
+    },
     async run(raw, ctx) {
       try {
         const args = parts.validate(raw);

@@ -40,7 +40,7 @@ export interface CommandSandbox {
    * Prepare `argv` (e.g. `["bash", "-c", command]`) to run in `cwd` inside the sandbox; `command` is the
    * command line the user's `network_commands` rules are matched against.
    */
-  wrap(argv: string[], opts: { command: string; cwd: string }): Promise<SandboxedCommand>;
+  wrap(argv: string[], opts: { command: string; cwd: string; network?: boolean }): Promise<SandboxedCommand>;
 }
 
 /**
@@ -358,6 +358,8 @@ export interface Tool {
   readonly maxOutputChars: number;
   /** JSON Schema of the arguments, without `$schema`. */
   readonly inputSchema: Record<string, unknown>;
+  /** Why `args` are not valid arguments (each bad field named), or undefined when they are (defined tools). */
+  check?(args: unknown): string | undefined;
   /** Validate raw arguments (JSON text or object), run the handler, apply timeout and truncation. Never throws. */
   run(args: unknown, ctx: ToolContext): Promise<ToolResult>;
   /** The files a call writes, for tools that declare them (see `ToolSpec.writes`); undefined otherwise. */

@@ -230,6 +230,7 @@ function validateDefinition(def: unknown): { data: ToolDefinitionData; run: Runn
 }
 
 const tools = new Map<string, Runnable>();
+const hookHandlers: ((input: unknown) => unknown)[] = [];
 const running = new Map<number, AbortController>();
 let workspace = "";
 
@@ -251,6 +252,7 @@ async function init(msg: InitMessage): Promise<void> {
     throw new Error("the default export must be a function: export default function register(navi) {...}");
   }
   const defs: unknown[] = [];
+  const hooks: { event: string; matcher: string }[] = [];
   let open = true;
   const api = {
     ...msg.api,
@@ -259,6 +261,16 @@ async function init(msg: InitMessage): Promise<void> {
     registerTool: (def: unknown) => {
       if (!open) throw new Error("registerTool must be called while register() runs");
       defs.push(def);
+    },
+    on: (event: unknown, a: unknown, b?: unknown) => {
+      if (!open) throw new Error("navi.on must be called while register() runs");
+      const handler = typeof a === "function" ? a : b;
+      const matcher = typeof a === "object" && a ? (a as { matcher?: unknown }).matcher ?? "" : "";
+      if (typeof event !== "string" || typeof handler !== "function" || typeof matcher !== "string") {
+        throw new Error("navi.on needs an event name, an optional { matcher } and a handler function");
+      }
+      hooks.push({ event, matcher });
+      hookHandlers.push(handler as (input: unknown) => unknown);
     },
   };
   try {
@@ -273,13 +285,14 @@ async function init(msg: InitMessage): Promise<void> {
     if (tools.has(data.name)) throw new Error(`tool "${data.name}" is registered twice`);
     tools.set(data.name, run);
   }
-  post({ type: "ready", tools: checked.map((c) => c.data), permissions: mod.permissions ?? null });
+  post({ type: "ready", tools: checked.map((c) => c.data), permissions: mod.permissions ?? null, hooks });
 }
 
 async function call(id: number, name: string, args: Record<string, unknown>): Promise<void> {
   const controller = new AbortController();
   running.set(id, controller);
   try {
+    if (name.startsWith("hook:")) return void post({ type: "result", id, result: await runHook(name, args) });
     const tool = tools.get(name);
     if (!tool) throw new ToolError(`Unknown tool: ${name}`);
     const value = normalizeResult(
@@ -296,6 +309,14 @@ async function call(id: number, name: string, args: Record<string, unknown>): Pr
   } finally {
     running.delete(id);
   }
+}
+
+/** A hook's handler run on `input`; its decision travels back as plain JSON (`decision`). */
+async function runHook(name: string, input: unknown): Promise<unknown> {
+  const handler = hookHandlers[Number(name.slice("hook:".length))];
+  if (!handler) throw new ToolError(`Unknown hook: ${name}`);
+  const decision = await handler(input);
+  return { ok: true, decision: decision === undefined ? null : JSON.parse(JSON.stringify(decision)) };
 }
 
 scope.onmessage = (event) => {

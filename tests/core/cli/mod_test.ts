@@ -9,7 +9,7 @@ import {
   tempDir,
   writeConfig,
 } from "../../helpers.ts";
-import { connectsMcp } from "../../../core/cli/mod.ts";
+import { connectsMcp } from "../../../core/cli/early.ts";
 
 Deno.test("navi tools --json prints the twelve built-ins and call_tool, find_tools as OpenAI function tools", async () => {
   await using home = await tempDir();

@@ -1,4 +1,5 @@
 import { FrontmatterError, parseFrontmatter } from "../../../core/mod.ts";
+import { plainMapping } from "../../../core/extensions/frontmatter.ts";
 import { assert, assertEquals, assertRejects } from "../../helpers.ts";
 
 Deno.test("frontmatter: keys, lists and nested maps; the body and the line it starts on", async () => {
@@ -51,4 +52,46 @@ Deno.test("frontmatter: a billion-laughs alias bomb is refused, not expanded", a
     "",
   ].join("\n");
   await assertRejects(() => parseFrontmatter(bomb, "bomb.md"), /^bomb\.md:\d+: invalid YAML: /);
+});
+
+Deno.test("plain `key: text` frontmatter is read without the YAML parser, with the meaning YAML gives it", async () => {
+  const { parse } = await import("yaml");
+  const read = [
+    "name: demo\ndescription: Demo skill: answers questions.\n",
+    "name: demo\ndescription: Demo skill, answers questions about the demo.\n",
+    "description: Review a file\n",
+    "description: Don't stop (ever); then go/come back - fine!\nlicense: MIT  \n",
+    "name: a\r\ndescription: b\r\n",
+    "\nname: a\n\ndescription: b c  d\n",
+    "yes: no\non: off\n",
+    "",
+  ];
+  for (const text of read) {
+    const plain = plainMapping(text);
+    assertEquals(
+      plain !== undefined,
+      text !== "name: demo\ndescription: Demo skill: answers questions.\n",
+      text,
+    );
+    if (plain) assertEquals(plain, parse(text) ?? {}, text);
+  }
+  const left = [
+    "description: true\n",
+    "description: Null\n",
+    "description: 12 things\n",
+    "description: a # comment\n",
+    "description: 'quoted'\n",
+    "description: [a, b]\n",
+    "argument-hint: <path>\n",
+    "name: a\nname: b\n",
+    "tools:\n  - a\n",
+    "description: café\n",
+    "description: a\tb\n",
+    "# comment\nname: a\n",
+    "description:\n",
+    "  name: a\n",
+  ];
+  for (const text of left) assertEquals(plainMapping(text), undefined, text);
+  const fm = await parseFrontmatter("---\nname: demo\ndescription: Says hi.\n---\nBody\n", "x.md");
+  assertEquals(fm, { data: { name: "demo", description: "Says hi." }, body: "Body\n", bodyLine: 5 });
 });

@@ -5,7 +5,9 @@ import { assertEquals, assertMatch, llmConfig, ROOT, runNavi, tempDir, writeConf
 
 async function startedWorkers(home: string): Promise<string[]> {
   const text = await Deno.readTextFile(join(home, "logs", "plugins.log")).catch(() => "");
-  return text.split("\n").filter((l) => l.includes("worker started")).map((l) => l.replace(/^\S+ /, ""));
+  return text.split("\n").filter((l) => /worker started|read from its source/.test(l)).map((l) =>
+    l.replace(/^\S+ /, "")
+  );
 }
 
 Deno.test("a warm start starts no worker; a changed file or changed permissions are read again", async () => {
@@ -18,11 +20,15 @@ Deno.test("a warm start starts no worker; a changed file or changed permissions 
   assertEquals(cold.code, 0, cold.stderr);
   assertEquals((await startedWorkers(home.path)).sort(), [
     "[plugin http_status.ts] worker started (registration)",
-    "[plugin word_count.ts] worker started (registration)",
+    "[plugin word_count.ts] definitions read from its source (no worker)",
   ]);
   const warm = await runNavi(["tools", "--json"], { home: home.path });
   assertEquals(warm.stdout, cold.stdout, "the same tools array from the cache");
-  assertEquals((await startedWorkers(home.path)).length, 2, "no worker started on the warm start");
+  assertEquals(
+    (await startedWorkers(home.path)).length,
+    2,
+    "no worker started and no source read on the warm start",
+  );
 
   const file = join(home.path, "plugins", "word_count.ts");
   await Deno.writeTextFile(file, (await Deno.readTextFile(file)).replace("Counts the lines", "Counts lines"));
@@ -31,7 +37,7 @@ Deno.test("a warm start starts no worker; a changed file or changed permissions 
   assertMatch(changed.stdout, /Counts lines, words/);
   assertEquals((await startedWorkers(home.path)).slice(2).sort(), [
     "[plugin http_status.ts] worker started (registration)",
-    "[plugin word_count.ts] worker started (registration)",
+    "[plugin word_count.ts] definitions read from its source (no worker)",
   ]);
 
   const server = startLlmServer([
