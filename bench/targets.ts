@@ -118,4 +118,22 @@ export const SUBSYSTEMS: Subsystem[] = [
         "---\ndescription: Review a file\n---\nReview $ARGUMENTS.\n",
       ),
   },
+  {
+    name: "agents (one agent file)",
+    on: (ws) =>
+      write(
+        join(ws, ".claude/agents/reviewer.md"),
+        "---\nname: reviewer\ndescription: Reviews code\ntools: Read, Grep\n---\nReview the code you are given.\n",
+      ),
+  },
+  {
+    name: "hooks (one PreToolUse hook)",
+    on: (ws) =>
+      write(
+        join(ws, ".claude/settings.json"),
+        JSON.stringify({
+          hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true" }] }] },
+        }),
+      ),
+  },
 ];

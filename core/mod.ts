@@ -6,6 +6,7 @@
  * @module
  */
 export * from "./agent/mod.ts";
+export * from "./agents/mod.ts";
 export * from "./app/mod.ts";
 export * from "./approval/mod.ts";
 export * from "./checkpoints/mod.ts";

@@ -22,6 +22,7 @@ import type {
   FileAccess,
   OpenAITool,
   SkillLoader,
+  SubagentLauncher,
   ToolRegistry,
 } from "../tool/mod.ts";
 import type { CacheStats, ToolDeferral, ToolList } from "../toollist/mod.ts";
@@ -55,6 +56,42 @@ export interface AgentEvents extends ToolEvents {
    * `Notification` hook attach here.
    */
   waitingForUser?(wait: UserWait): void;
+  /** A subagent started (the `task` tool); the hooks' `SubagentStart` attaches here. */
+  subagentStart?(info: SubagentInfo): void;
+  /** A running subagent is calling `tool` (the live line shows it). */
+  subagentTool?(info: SubagentInfo, tool: string): void;
+  /** A subagent ended: its answer or why not, its tokens and time; the hooks' `SubagentStop` attaches here. */
+  subagentEnd?(info: SubagentInfo, end: SubagentEnd): void;
+}
+
+/** One subagent run, as the user interface hears of it. */
+export interface SubagentInfo {
+  /** Its number within the parent session (its transcript is `sessions/<id>/agents/<n>.jsonl`). */
+  n: number;
+  /** The agent's name. */
+  agent: string;
+  /** What it was asked to do, in a few words. */
+  description: string;
+  /** The `task` call it runs for. */
+  callId?: string;
+  /** How deep it is: 1 for a subagent of the conversation. */
+  depth: number;
+  /** Its transcript. */
+  transcript: string;
+}
+
+/** How a subagent run ended. */
+export interface SubagentEnd {
+  /** Whether it gave an answer (false: maxTurns, an error, an interruption). */
+  ok: boolean;
+  /** Its final (or partial) answer. */
+  text: string;
+  /** Why it did not finish, when it did not. */
+  error?: string;
+  /** Its tokens. */
+  usage: Usage;
+  /** How long it ran, in milliseconds. */
+  ms: number;
 }
 
 /** Why navi waits for the user. */
@@ -165,6 +202,12 @@ export interface AgentOptions {
   turnReminder?: () => Promise<string | undefined>;
   /** The clock (ms since the epoch) that stamps request records (default `Date.now`). */
   now?: () => number;
+  /** The requests' `prompt_cache_key` (default: the session's id). */
+  cacheKey?: string;
+  /** Starts subagents for the `task` tool (absent: subagents may not run here). */
+  subagents?: SubagentLauncher;
+  /** Tools this agent is not offered, and why: a call to one fails with that reason (a subagent's `task`). */
+  unavailable?: Record<string, string>;
   /** The session's hooks (UserPromptSubmit, Stop, PreCompact, SessionStart and the tool events). */
   hooks?: SessionHooks;
   /** How the session began, for SessionStart hooks at the first turn (default `startup`). */
@@ -192,7 +235,11 @@ export class Agent {
     this.#calls = new ToolCallRunner({
       ...opts,
       notice: (line) => opts.events?.notice?.(line),
-      route: (call) => opts.tools.deferral.route(call),
+      route: (call) => {
+        const routed = opts.tools.deferral.route(call);
+        const why = !routed.tool && opts.unavailable?.[call.name];
+        return why ? { call, error: why } : routed;
+      },
       fit: (content, id) =>
         this.keeper.fitText(content, { tools: this.tools.sent(), name: id, what: "the result of this call" }),
     });
@@ -405,7 +452,7 @@ export class Agent {
     });
     const onRetry = events.retry && ((info: RetryInfo) => events.retry!(info));
     try {
-      const req = { messages: session.messages, tools, cacheKey: session.meta.id };
+      const req = { messages: session.messages, tools, cacheKey: this.#opts.cacheKey ?? session.meta.id };
       const onOpen = (origin: ResponseOrigin) => void (response.origin = origin);
       for await (const chunk of this.#opts.chat(req, opts.signal, { onRetry, onOpen })) response.add(chunk);
       if (opts.signal.aborted) throw abortError(opts.signal);

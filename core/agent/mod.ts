@@ -9,6 +9,8 @@ export {
   type AgentEvents,
   type AgentOptions,
   type ResponseInfo,
+  type SubagentEnd,
+  type SubagentInfo,
   type TurnResult,
   type UserContent,
   type UserWait,

@@ -8,6 +8,7 @@ import {
   type FileAccess,
   parseArguments,
   type SkillLoader,
+  type SubagentLauncher,
   type TodoBoard,
   type TodoItem,
   toModelContent,
@@ -84,6 +85,8 @@ export interface ToolCallRunnerOptions {
   readable?: () => string[];
   /** Keeps what each call may change in the workspace (absent: nothing is kept). */
   checkpoints?: CheckpointHooks;
+  /** Starts subagents for the `task` tool. */
+  subagents?: SubagentLauncher;
   /** The session's hooks: PreToolUse before the approval decision, PostToolUse(Failure) after the call. */
   hooks?: SessionHooks;
   /** A line for the user (a hook's system message or non-blocking error). */
@@ -317,6 +320,7 @@ export class ToolCallRunner {
       shells: this.#opts.shells,
       todos: todoBoard(this.#opts.session, events),
       ...(this.#opts.skills ? { skills: this.#opts.skills } : {}),
+      ...(this.#opts.subagents ? { subagents: this.#opts.subagents } : {}),
       ...(this.#opts.files ? { files: this.#opts.files } : {}),
       ...(this.#opts.commandRunner ? { commandRunner: this.#opts.commandRunner } : {}),
     };

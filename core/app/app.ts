@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { AgentCatalog, taskTool } from "../agents/mod.ts";
 import type { Config } from "../config/mod.ts";
 import { Extensions } from "../extensions/mod.ts";
 import { type EarlyServers, McpService } from "../mcp/mod.ts";
@@ -31,6 +32,8 @@ export interface AppOptions {
   project?: Project;
   /** The custom commands and skills of the project layer's folders. */
   extensions?: Extensions;
+  /** The agents the `task` tool starts (default: the built-ins). */
+  agents?: AgentCatalog;
   /** The run's start-up trace (`NAVI_TRACE=startup`). */
   trace?: StartupTrace;
   /** The hooks read from the settings files (project ones run only when the project is trusted). */
@@ -68,6 +71,8 @@ export class NaviApp {
   readonly project?: Project;
   /** The custom commands and Agent Skills of the user's and the project's folders. */
   readonly extensions: Extensions;
+  /** The agents the `task` tool starts, read once at start-up (its description lists them). */
+  readonly agents: AgentCatalog;
   /** The run's start-up trace, when the front made one: conversations mark their first request and byte. */
   readonly trace?: StartupTrace;
   /** The loaded hooks (command hooks from settings files, plugin hooks once plugins load). */
@@ -93,7 +98,9 @@ export class NaviApp {
       settings: opts.config.sandbox,
       env: opts.env,
     });
+    this.agents = opts.agents ?? AgentCatalog.builtin();
     for (const tool of opts.builtins) this.registry.register(tool);
+    if (!this.registry.get("task")) this.registry.register(taskTool(this.agents));
     this.plugins = new PluginLoader(this.registry, {
       home: this.home,
       workspace: this.workspace,

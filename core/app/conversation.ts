@@ -33,6 +33,7 @@ import { ShellManager } from "../shells/mod.ts";
 import { deferralSettings, ToolList } from "../toollist/mod.ts";
 import { displayPath } from "../workspace/mod.ts";
 import type { NaviApp } from "./app.ts";
+import { subagentHost } from "./subagents.ts";
 import { tracedChat } from "./traced_chat.ts";
 import type { SessionHooks } from "../hooks/mod.ts";
 import type { SessionSandbox } from "../sandbox/mod.ts";
@@ -110,11 +111,12 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
   const { provider, model, effort } = opts;
   const llm = new LlmClient(app.config, { provider, model, effort, env: app.env, clock });
   const hooked: { events?: AgentEvents } = {};
+  const ask = askAnnounced(app, { ask: opts.ask, events: () => hooked.events });
   const policy = new ApprovalPolicy({
     mode: opts.approval ?? app.config.approval?.mode ?? "ask",
     allow: app.config.approval?.allow,
     deny: app.config.approval?.deny,
-    ask: askAnnounced(app, { ask: opts.ask, events: () => hooked.events }),
+    ask,
     sandboxAllows: (tool) => tool === "bash" ? app.sandbox.autoAllows() : Promise.resolve(false),
   });
   const { session, loaded, warnings } = openSession(app, { ...opts, llm, now });
@@ -178,6 +180,7 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
     turnReminder: skillReminder(app, { session, resumed: loaded !== undefined }),
     now,
     checkpoints: ckpt.recorder,
+    subagents: subagentHost(app, { session, policy, ask, llm, opts, sandbox, shells, now, ckpt, hooks }),
   });
   const base = { agent, llm, policy, tools, warnings, shells, close, resumed: loaded !== undefined };
   const rewind = (req: RewindChoice) => ckpt.rewind(req, () => tools.deferral.coldPoint());

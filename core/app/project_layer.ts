@@ -1,5 +1,6 @@
 // The project layer at start-up: read it, list what it would run, settle trust, merge its settings.
 import { join } from "node:path";
+import { AgentCatalog, type AgentFolder, agentFolders } from "../agents/mod.ts";
 import type { Config } from "../config/mod.ts";
 import { configPath } from "../home.ts";
 import { Extensions, listFiles } from "../extensions/mod.ts";
@@ -46,6 +47,8 @@ export interface ProjectLayer {
   project: Project;
   /** Its commands and skills (and the user's). */
   extensions: Extensions;
+  /** The agents: the user's, plugins' and (in a trusted folder) the project's, and the built-ins. */
+  agents: AgentCatalog;
   /** The user's config with the project's merged over it. */
   merged: MergedConfig;
   /** Where the folder stood before any question was asked. */
@@ -86,6 +89,19 @@ function bundleFolders(bundles: readonly PluginBundle[], project: Project): Proj
   }));
 }
 
+/** The bundles' `agents/` folders, as agent folders of the bundle's level (a project's need trust). */
+function bundleAgentFolders(bundles: readonly PluginBundle[], project: Project): AgentFolder[] {
+  return bundles.flatMap((b) =>
+    b.agents
+      ? [
+        b.level === "project"
+          ? { path: b.agents, level: "project" as const, root: project.layout.root }
+          : { path: b.agents, level: "plugin" as const },
+      ]
+      : []
+  );
+}
+
 /** The MCP servers of the bundles' `.mcp.json` files (`${CLAUDE_PLUGIN_ROOT}` expanded), as trust items too. */
 function bundleServers(bundles: readonly PluginBundle[]) {
   const servers: Record<string, McpServerConfig> = {};
@@ -123,8 +139,17 @@ export async function readProjectLayer(
     env: Env;
     user: Config;
     contributors?: readonly RunnableContributor[];
+    agentFolders?: readonly AgentFolder[];
   },
-): Promise<{ project: Project; extensions: Extensions; hooks: LoadedHooks; bundles: PluginBundle[] }> {
+): Promise<
+  {
+    project: Project;
+    extensions: Extensions;
+    agents: AgentCatalog;
+    hooks: LoadedHooks;
+    bundles: PluginBundle[];
+  }
+> {
   const project = Project.read({
     workspace: opts.workspace,
     home: opts.home,
@@ -136,9 +161,17 @@ export async function readProjectLayer(
     { dir: pluginsDir(opts.home), level: "user" },
     ...projectPluginDirs(project).map((dir) => ({ dir, level: "project" as const })),
   ]);
-  const extensions = await Extensions.load([...project.layout.folders, ...bundleFolders(bundles, project)]);
+  const [extensions, agents] = await Promise.all([
+    Extensions.load([...project.layout.folders, ...bundleFolders(bundles, project)]),
+    AgentCatalog.load([
+      ...agentFolders(project.layout.folders),
+      ...bundleAgentFolders(bundles, project),
+      ...(opts.agentFolders ?? []),
+    ]),
+  ]);
   project.addRunnables(pluginItems(project));
   project.addRunnables(extensions.runnables());
+  project.addRunnables(agents.runnables());
   const userHome = opts.env.get("HOME");
   const hooks = await loadHooks(hookFiles({
     userConfig: configPath(opts.home),
@@ -151,7 +184,7 @@ export async function readProjectLayer(
   for (const contribute of opts.contributors ?? []) {
     project.addRunnables(await contribute({ project, extensions }));
   }
-  return { project, extensions, hooks, bundles };
+  return { project, extensions, agents, hooks, bundles };
 }
 
 async function fileTexts(items: readonly TrustItem[]): Promise<{ path: string; text: string }[]> {
@@ -174,9 +207,10 @@ export async function loadProjectLayer(
     ask?: AskTrust;
     report(line: string): void;
     contributors?: readonly RunnableContributor[];
+    agentFolders?: readonly AgentFolder[];
   },
 ): Promise<ProjectLayer> {
-  const { project, extensions, hooks, bundles } = await readProjectLayer(opts);
+  const { project, extensions, agents: read, hooks, bundles } = await readProjectLayer(opts);
   const store = new TrustStore(opts.home);
   const state = await project.trustState(store);
   project.trusted = state === "trusted";
@@ -187,12 +221,19 @@ export async function loadProjectLayer(
     project.trusted = answer;
   }
   const merged = project.merged();
+  const agents = project.trusted ? read : read.withoutProject();
   const served = bundleServers(bundles.filter((b) => b.level === "user" || project.trusted));
   if (Object.keys(served.servers).length) {
     merged.config = { ...merged.config, mcp_servers: { ...served.servers, ...merged.config.mcp_servers } };
   }
-  const problems = [...project.problems, ...merged.problems, ...extensions.problems, ...served.problems];
+  const problems = [
+    ...project.problems,
+    ...merged.problems,
+    ...extensions.problems,
+    ...agents.problems,
+    ...served.problems,
+  ];
   for (const line of problems) opts.report(line);
   if (!project.trusted && items.length) opts.report(untrustedLine(project.layout.root, items));
-  return { project, extensions, merged, state, hooks, bundles };
+  return { project, extensions, agents, merged, state, hooks, bundles };
 }

@@ -1,4 +1,5 @@
 // The one start-up sequence of every front (-p, the REPL, stream-json, ACP): the app, then a conversation.
+import { AgentCatalog, type AgentFolder } from "../agents/mod.ts";
 import { type Config, loadConfig } from "../config/mod.ts";
 import type { EarlyServers, Elicit } from "../mcp/mod.ts";
 import type { Env } from "../output/mod.ts";
@@ -45,6 +46,8 @@ export interface BootOptions {
   askTrust?: AskTrust;
   /** What other features of the project would run (hooks), for the trust prompt and hash. */
   contributors?: readonly RunnableContributor[];
+  /** More `agents/` folders to read agent files from (plugin bundles'), after the project's and the user's. */
+  agentFolders?: readonly AgentFolder[];
 }
 
 /**
@@ -78,8 +81,9 @@ export async function bootApp(opts: BootOptions): Promise<NaviApp> {
     }));
     for (const text of hooks.problems) opts.report?.({ kind: "warning", text });
     const config = layer?.merged.config ?? user;
+    const agents = layer?.agents ?? await AgentCatalog.load(opts.agentFolders ?? []);
     const { project, extensions, bundles } = layer ?? {};
-    app = new NaviApp({ ...opts, config, project, extensions, hooks, bundles });
+    app = new NaviApp({ ...opts, config, project, extensions, hooks, bundles, agents });
   } catch (err) {
     await Promise.all([...(opts.early?.values() ?? [])].map((p) => p.stop()));
     throw err;

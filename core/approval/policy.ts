@@ -32,6 +32,8 @@ export interface ApprovalQuestion {
   outside?: string;
   /** The id of the tool call asked about, when the caller knows it (an editor shows the question there). */
   callId?: string;
+  /** The subagent whose call it is (absent: the conversation's own). */
+  agent?: string;
 }
 
 /** Asks the user; absent when nobody can answer (stdin not a terminal, `-p`). */

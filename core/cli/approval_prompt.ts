@@ -54,8 +54,14 @@ function choices(q: ApprovalQuestion, columns: number): Choice[] {
   return list;
 }
 
-/** The body of the question: the whole command, a diff, a new file's first lines, or the arguments. */
+/** The body of the question, its title naming the subagent whose call it is (`[reviewer] bash wants to run:`). */
 function body(q: ApprovalQuestion, style: Style): { title: string; lines: string[] } {
+  const b = callBody(q, style);
+  return q.agent ? { ...b, title: `[${printable(q.agent)}] ${b.title}` } : b;
+}
+
+/** The body of the question: the whole command, a diff, a new file's first lines, or the arguments. */
+function callBody(q: ApprovalQuestion, style: Style): { title: string; lines: string[] } {
   const where = q.outside !== undefined ? ` (outside the workspace: ${printable(q.outside)})` : "";
   if (q.preview?.kind === "diff") {
     const view = diffView(q.preview, { style });

@@ -5,6 +5,8 @@ import {
   ContextLimitError,
   ProviderError,
   SessionError,
+  type SubagentEnd,
+  type SubagentInfo,
   summarize,
   type ToolCall,
   type ToolPreview,
@@ -17,6 +19,7 @@ import { makeStyle, shorten, type Style } from "./style.ts";
 import { StatusLine } from "./status_line.ts";
 import { type ReasoningDisplay, ReasoningView } from "./reasoning_view.ts";
 import { wrapLine } from "./wrap.ts";
+import { SubagentView } from "./subagent_view.ts";
 
 function argsSummary(call: ToolCall): string {
   try {
@@ -105,10 +108,12 @@ class TerminalPrinter {
   #running = new Map<string, Running>();
   #starting: Running[] = [];
   #reasoning: ReasoningView;
+  #subagents: SubagentView;
 
   constructor(opts: PrinterOptions) {
     this.#opts = opts;
     this.#style = opts.style ?? makeStyle(false);
+    this.#subagents = new SubagentView(this.#style);
     this.#reasoning = new ReasoningView(this.#style);
     this.#activity = opts.mode === "repl" ? opts.out : opts.err;
     this.#status = new StatusLine({
@@ -132,9 +137,36 @@ class TerminalPrinter {
   }
 
   #statusText(): string | undefined {
-    const text = this.#activityText();
+    const text = this.#activityText() ?? (this.#subagents.size ? "subagents running" : undefined);
     const extra = text && this.#opts.statusExtra?.();
-    return extra ? `${text} · ${extra}` : text;
+    const line = extra ? `${text} · ${extra}` : text;
+    if (!line || !this.#subagents.size) return line;
+    const width = Math.min(100, (this.#opts.columns?.() ?? 101) - 1);
+    return [line, ...this.#subagents.lines(width)].join("\n");
+  }
+
+  subagentStart(info: SubagentInfo): void {
+    const line = this.#subagents.start(info);
+    if (this.#opts.mode === "print") this.#under(line);
+    this.#status.start();
+  }
+
+  subagentTool(info: SubagentInfo, tool: string): void {
+    const line = this.#subagents.tool(info, tool);
+    if (this.#opts.mode === "print") this.#under(line);
+  }
+
+  subagentEnd(info: SubagentInfo, end: SubagentEnd): void {
+    this.#under(this.#subagents.end(info, end));
+    this.#settle();
+  }
+
+  /** A subagent's line, under its task call (the call's result still goes right below). */
+  #under(line: string): void {
+    const r = [...this.#running.values()].find((x) => this.#starting.includes(x));
+    if (r) this.#flushStarting();
+    this.#ensureNewline();
+    this.write(line + "\n");
   }
 
   #activityText(): string | undefined {
@@ -156,7 +188,9 @@ class TerminalPrinter {
   }
 
   #settle(): void {
-    if (this.#thinkingSince === undefined && !this.#running.size) this.#status.stop();
+    if (this.#thinkingSince === undefined && !this.#running.size && !this.#subagents.size) {
+      this.#status.stop();
+    }
   }
 
   #callLine(call: ToolCall): string {
@@ -355,6 +389,9 @@ export function terminalEvents(
     toolPreview: (call, preview) => p.toolPreview(call, preview),
     toolEnd: (call, outcome) => p.toolEnd(call, outcome),
     notice: (text) => p.notice(text),
+    subagentStart: (info) => p.subagentStart(info),
+    subagentTool: (info, tool) => p.subagentTool(info, tool),
+    subagentEnd: (info, end) => p.subagentEnd(info, end),
     retry: (info) => p.notice(info.message),
     compaction: (info) => p.notice(compactionLine(info)),
   };

@@ -288,7 +288,22 @@ function sessionsSubcommand({ Command }: typeof Commander, deps: ProgramDeps) {
         import("./commands/sessions.ts"),
       ]);
       deps.out.write(sessionsCommand(naviHome(), opts) + "\n");
-    });
+    })
+    .addCommand(
+      new Command("show")
+        .description("one session: its messages, turns and subagent runs (with their transcripts)")
+        .argument("<id>", "session id or unique prefix")
+        .action(async (id) => {
+          const [{ naviHome, resolveSessionId }, { sessionShow }, { makeStyle }] = await Promise.all([
+            import("../mod.ts"),
+            import("./commands/agents.ts"),
+            import("./style.ts"),
+          ]);
+          const home = naviHome();
+          const style = makeStyle(Deno.stdout.isTerminal());
+          deps.out.write(sessionShow(home, resolveSessionId(home, id), style) + "\n");
+        }),
+    );
 }
 
 /** `navi rewind <session> --list | --to <turn> [--code|--conversation] [--yes]`. */

@@ -23,6 +23,7 @@ import { hooksSlashCommand } from "./commands/hooks.ts";
 import { todoSlashCommand } from "./commands/todo.ts";
 import { skillsSlashCommand } from "./commands/extensions.ts";
 import { usageSlashCommand } from "./commands/usage.ts";
+import { agentsSlashCommand } from "./commands/agents.ts";
 import type { Sink } from "../output/mod.ts";
 import type { ReasoningDisplay } from "./reasoning_view.ts";
 import { type SlashCommand, type SlashContext, slashTable } from "./slash.ts";
@@ -61,6 +62,7 @@ export function slashContext(app: NaviApp, parts: ReplParts): SlashContext {
   return {
     conversation: parts.conversation,
     tools: app.registry,
+    agents: () => app.agents.agents,
     plugins: {
       dir: pluginsDir(app.home),
       reports: () => app.plugins.reports,
@@ -135,6 +137,7 @@ export function replCommands(extra: SlashCommand[] = []): SlashCommand[] {
     ...contextSlashCommands(),
     cacheSlashCommand(),
     usageSlashCommand(),
+    agentsSlashCommand(),
     effortSlashCommand(),
     reasoningSlashCommand(),
     permissionsSlashCommand(),

@@ -1,4 +1,5 @@
 import {
+  type AgentDefinition,
   APPROVAL_MODES,
   type ApprovalMode,
   type Conversation,
@@ -100,6 +101,8 @@ export interface SlashContext {
   reasoning?: ReasoningDisplay;
   /** Custom commands and skills: expansion of `/name args`, the skills list. */
   extensions?: ExtensionControl;
+  /** The agents the `task` tool starts (read once at start-up). */
+  agents?(): readonly AgentDefinition[];
   /** The loaded hooks and their last results (read-only, for `/hooks`). */
   hooks?: Pick<Hooks, "list" | "skipped">;
 }

@@ -10,6 +10,8 @@ export class StatusLine {
   #frame = 0;
   /** Whether the line is on screen now. */
   shown = false;
+  /** How many rows it takes on screen (more than one while subagents run: one line each). */
+  #rows = 1;
   /** While true (a question is on screen) the line is not drawn. */
   held = false;
   #opts: {
@@ -40,7 +42,7 @@ export class StatusLine {
   clear(): void {
     if (!this.shown) return;
     this.shown = false;
-    this.#opts.out.write("\r\x1b[K");
+    this.#opts.out.write(this.#erase());
   }
 
   /** Redraw every 100 ms from now (when enabled: only on a terminal). */
@@ -62,7 +64,16 @@ export class StatusLine {
     if (!this.#opts.atLineStart()) return;
     const { out, style } = this.#opts;
     const hint = this.#opts.hint ? ` · ${this.#opts.hint}` : "";
-    out.write(`\r\x1b[K${style.dim(`${FRAMES[this.#frame++ % FRAMES.length]} ${text}${hint}`)}`);
+    const [first, ...more] = text.split("\n");
+    const lines = [`${FRAMES[this.#frame++ % FRAMES.length]} ${first}${hint}`, ...more];
+    const erase = this.shown ? this.#erase() : "\r\x1b[K";
+    out.write(`${erase}${lines.map((l) => style.dim(l)).join("\n")}`);
+    this.#rows = lines.length;
     this.shown = true;
+  }
+
+  /** Takes the line (all its rows) off the screen, the cursor back at the start of its first row. */
+  #erase(): string {
+    return this.#rows > 1 ? `\r\x1b[${this.#rows - 1}A\x1b[J` : "\r\x1b[K";
   }
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  type AgentSettings,
   APPROVAL_MODES,
   type CheckpointSettings,
   type CompatSettings,
@@ -134,6 +135,12 @@ const CheckpointsSchema = z.strictObject({
   max_files: z.number().int().positive().optional(),
 });
 
+const AgentsSchema = z.strictObject({
+  max_parallel: z.number().int().min(1).max(32).optional(),
+  max_depth: z.number().int().min(0).max(8).optional(),
+  max_turns: z.number().int().min(1).optional(),
+});
+
 const NotifySchema = z.strictObject({
   after_s: z.number().nonnegative().optional(),
 });
@@ -158,6 +165,7 @@ const ConfigSchema = z.strictObject({
   approval: ApprovalSchema.optional(),
   sandbox: SandboxSchema.optional(),
   checkpoints: CheckpointsSchema.optional(),
+  agents: AgentsSchema.optional(),
   features: z.record(z.string(), z.boolean()).optional(),
   plugins: z.record(z.string(), PluginSettingsSchema).optional(),
   tools: ToolsSchema.optional(),
@@ -201,6 +209,7 @@ const _providerMatches: Same<z.output<typeof ProviderSchema>, ProviderSettings> 
 const _serverMatches: Same<z.output<typeof McpServerSchema>, McpServerConfig> = true;
 const _sandboxMatches: Same<z.output<typeof SandboxSchema>, SandboxSettings> = true;
 const _checkpointsMatch: Same<z.output<typeof CheckpointsSchema>, CheckpointSettings> = true;
+const _agentsMatch: Same<z.output<typeof AgentsSchema>, AgentSettings> = true;
 const _toolsMatch: Same<z.output<typeof ToolsSchema>, ToolSettings> = true;
 const _notifyMatches: Same<z.output<typeof NotifySchema>, NotifySettings> = true;
 const _pluginMatches: Same<z.output<typeof PluginSettingsSchema>, PluginSettings> = true;

@@ -13,6 +13,7 @@ export {
   validServerName,
 } from "./config.ts";
 export {
+  type AgentSettings,
   APPROVAL_MODES,
   type ApprovalMode,
   type ApprovalSettings,

@@ -115,6 +115,16 @@ export interface CheckpointSettings {
   max_files?: number;
 }
 
+/** The `agents` section: how subagents (the `task` tool) run. */
+export interface AgentSettings {
+  /** Subagents of one response that run at the same time (default 4). */
+  max_parallel?: number;
+  /** How deep subagents may nest: 1 (default) lets the conversation start subagents that cannot start more. */
+  max_depth?: number;
+  /** Model requests a subagent may make when its file sets no `maxTurns` (default 20). */
+  max_turns?: number;
+}
+
 /** The `retry` section: how failed model requests (429, 5xx, 408, 409, connection failures) are retried. */
 export interface RetrySettings {
   /** Retries after the first try (default 3). */
@@ -229,6 +239,8 @@ export interface Config {
   sandbox?: SandboxSettings;
   /** What navi keeps for rewinding files. */
   checkpoints?: CheckpointSettings;
+  /** How subagents run. */
+  agents?: AgentSettings;
   /** `{ "<tool name or glob>": false }` switches tools off. */
   features?: Record<string, boolean>;
   /** Per-plugin settings: `plugins.<name>` (file stem or folder name) is handed to that plugin. */

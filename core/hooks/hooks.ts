@@ -206,6 +206,15 @@ export class SessionHooks {
     return run;
   }
 
+  /**
+   * The hooks as one subagent's loop sees them: its tool calls fire the tool events as the parent's do, its
+   * end fires `SubagentStop` (with `agent_id`, `agent_type`, `agent_transcript_path`; matched against the agent
+   * type) where a conversation's fires `Stop`, and it fires no `UserPromptSubmit` or `SessionStart`.
+   */
+  forSubagent(agent: SubagentHookInfo): SessionHooks {
+    return new SubagentHooks(this.#hooks, this.#info, agent);
+  }
+
   /** Wait for the hooks still running (a Notification nobody awaited) before the session ends. */
   async settle(): Promise<void> {
     while (this.#inflight.size) await Promise.all([...this.#inflight]);
@@ -225,5 +234,44 @@ export class SessionHooks {
       match: call.tool,
       signal: opts.signal,
     }).catch(() => noOutcome());
+  }
+}
+
+/** Which subagent a {@link SessionHooks.forSubagent} view is for. */
+export interface SubagentHookInfo {
+  /** A unique id of this run (`agent_id`). */
+  id: string;
+  /** The agent's name (`agent_type`, what matchers see). */
+  type: string;
+  /** The run's transcript file (`agent_transcript_path`). */
+  transcript: string;
+}
+
+const NOT_IN_SUBAGENTS = new Set<HookEvent>(["UserPromptSubmit", "SessionStart", "SessionEnd"]);
+
+/** A subagent's view of its session's hooks (see {@link SessionHooks.forSubagent}). */
+class SubagentHooks extends SessionHooks {
+  #agent: SubagentHookInfo;
+
+  constructor(hooks: Hooks, info: HookSessionInfo, agent: SubagentHookInfo) {
+    super(hooks, info);
+    this.#agent = agent;
+  }
+
+  override has(event: HookEvent): boolean {
+    if (NOT_IN_SUBAGENTS.has(event)) return false;
+    return super.has(event === "Stop" ? "SubagentStop" : event);
+  }
+
+  override fire(
+    event: HookEvent,
+    fields: Record<string, unknown> = {},
+    opts: { match?: string; signal?: AbortSignal } = {},
+  ): Promise<HookOutcome> {
+    if (NOT_IN_SUBAGENTS.has(event)) return Promise.resolve(noOutcome());
+    if (event !== "Stop") return super.fire(event, fields, opts);
+    const a = this.#agent;
+    const own = { agent_id: a.id, agent_type: a.type, agent_transcript_path: a.transcript };
+    return super.fire("SubagentStop", { ...fields, ...own }, { ...opts, match: a.type });
   }
 }

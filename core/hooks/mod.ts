@@ -7,12 +7,12 @@
  *
  * The engine calls {@link SessionHooks}: `tool(...)` for PreToolUse / PostToolUse / PostToolUseFailure (in the
  * one place every tool call passes), `fire(event, fields)` for the others. Features built elsewhere fire
- * their own events the same way, e.g. subagents: `hooks.fire("SubagentStart", { agent_type })` and
- * `hooks.fire("SubagentStop", { stop_hook_active: false })`. With no hook configured nothing is spawned
+ * their own events the same way (subagents: `hooks.fire("SubagentStart", { agent_id, agent_type })`), and a
+ * subagent's loop gets `hooks.forSubagent(...)`, where its end fires `SubagentStop`. With no hook configured nothing is spawned
  * and the runner is never loaded.
  * @module
  */
-export { type HookListing, Hooks, type HooksOptions, SessionHooks } from "./hooks.ts";
+export { type HookListing, Hooks, type HooksOptions, SessionHooks, type SubagentHookInfo } from "./hooks.ts";
 export { hookFiles, type HookPlaces, hookTrustItems, loadHooks } from "./files.ts";
 export type { HookFile, LoadedHooks } from "./load.ts";
 export {

@@ -12,6 +12,7 @@ export type {
   RequestRecord,
   RewriteRecord,
   SessionMeta,
+  SubagentRecord,
 } from "./records.ts";
 export {
   type LoadedSession,

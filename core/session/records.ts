@@ -16,6 +16,30 @@ export interface SessionMeta {
   model?: string;
   /** A fork: the session it was copied from and the checkpoint whose history it took (absent: all of it). */
   forked_from?: { id: string; turn?: number };
+  /** A subagent's transcript: its parent session, its number there and the agent's name. */
+  subagent_of?: { id: string; n: number; agent: string };
+}
+
+/** What a parent session keeps of one subagent run (its transcript is `<session>/agents/<n>.jsonl`). */
+export interface SubagentRecord {
+  /** Its number within the session, from 1. */
+  n: number;
+  /** The agent's name. */
+  agent: string;
+  /** What it was asked to do, in a few words. */
+  description: string;
+  /** When it started (ISO 8601). */
+  at: string;
+  /** Whether it answered. */
+  ok: boolean;
+  /** Why not, when it did not. */
+  error?: string;
+  /** How long it ran, in milliseconds. */
+  ms: number;
+  /** The model it ran on. */
+  model: string;
+  /** Its tokens. */
+  usage: Usage;
 }
 
 /**
@@ -109,7 +133,8 @@ export type SessionRecord =
   | ({ type: "usage"; model: string } & Usage)
   | ({ type: "rewrite" } & RewriteRecord)
   | ({ type: "checkpoint" } & CheckpointRecord)
-  | { type: "todos"; items: TodoItem[] };
+  | { type: "todos"; items: TodoItem[] }
+  | ({ type: "subagent" } & SubagentRecord);
 
 /**
  * The conversation was rewritten: from this record on it is `messages` (plus what follows). Written by

@@ -12,6 +12,7 @@ import {
   type RewriteRecord,
   type SessionMeta,
   type SessionRecord,
+  type SubagentRecord,
 } from "./records.ts";
 import { addUsage, emptyUsage, type Message, type Usage } from "../provider/mod.ts";
 
@@ -39,6 +40,8 @@ export interface SessionView {
   checkpoints: CheckpointRecord[];
   /** Its conversation now. */
   messages: Message[];
+  /** The subagents it ran, oldest first (their transcripts are `<session>/agents/<n>.jsonl`). */
+  subagents: SubagentRecord[];
   /** Whether a live navi process other than this one has it open. */
   inUse: boolean;
 }
@@ -59,7 +62,10 @@ export function readSession(home: string, id: string): SessionView {
   const checkpoints = records.filter((r) => r.type === "checkpoint").map((r) =>
     withoutType(r as CheckpointRecord & { type: string })
   ) as CheckpointRecord[];
-  return { meta, checkpoints, messages: replayMessages(records), inUse: inUse(file) };
+  const subagents = records.filter((r) => r.type === "subagent").map((r) =>
+    withoutType(r as SubagentRecord & { type: string })
+  ) as SubagentRecord[];
+  return { meta, checkpoints, messages: replayMessages(records), subagents, inUse: inUse(file) };
 }
 
 /** Whether session `id` is open in a live navi process other than this one (its lock names that process). */
@@ -128,6 +134,8 @@ export class Session {
   /** The checkpoints taken so far (one before each user turn and each rewind), in order. */
   readonly checkpoints: CheckpointRecord[] = [];
   #todos: TodoItem[] = [];
+  /** The subagents this session ran, oldest first (read back on resume). */
+  readonly subagents: SubagentRecord[] = [];
 
   private constructor(
     file: string,
@@ -156,6 +164,32 @@ export class Session {
     const full: SessionMeta = { id: newId(created), created: created.toISOString(), ...meta };
     const s = new Session(join(home, "sessions", `${full.id}.jsonl`), full, opts);
     s.messages = [...(opts.preamble ?? [])];
+    s.#pending = [
+      { type: "meta", ...full },
+      ...s.messages.map((message) => ({ type: "message" as const, message })),
+    ];
+    return s;
+  }
+
+  /**
+   * Start the transcript of subagent `n` of `parent` (`<parent's folder>/agents/<n>.jsonl`), opening with
+   * `preamble`; written (and locked) with its first message after the preamble, like any session.
+   */
+  static subagent(
+    parent: Session,
+    opts: SessionOptions & { n: number; agent: string; preamble: Message[]; model?: string },
+  ): Session {
+    const created = new Date((opts.now ?? Date.now)());
+    const full: SessionMeta = {
+      id: `${parent.meta.id}-agent-${opts.n}`,
+      created: created.toISOString(),
+      cwd: parent.meta.cwd,
+      ...(parent.meta.provider ? { provider: parent.meta.provider } : {}),
+      ...(opts.model ?? parent.meta.model ? { model: opts.model ?? parent.meta.model } : {}),
+      subagent_of: { id: parent.meta.id, n: opts.n, agent: opts.agent },
+    };
+    const s = new Session(join(parent.agentDir, `${opts.n}.jsonl`), full, opts);
+    s.messages = [...opts.preamble];
     s.#pending = [
       { type: "meta", ...full },
       ...s.messages.map((message) => ({ type: "message" as const, message })),
@@ -270,6 +304,7 @@ export class Session {
       provider: meta.provider,
       model: meta.model,
       ...(meta.forked_from ? { forked_from: meta.forked_from } : {}),
+      ...(meta.subagent_of ? { subagent_of: meta.subagent_of } : {}),
     }, opts);
     let tools: readonly OpenAITool[] | undefined;
     let deferred: DeferredState | undefined;
@@ -283,6 +318,7 @@ export class Session {
       else if (r.type === "usage") session.#addUsage(r.model, r);
       else if (r.type === "checkpoint") session.checkpoints.push(withoutType(r));
       else if (r.type === "todos") session.#todos = wellFormedTodos(r.items);
+      else if (r.type === "subagent" && typeof r.n === "number") session.subagents.push(withoutType(r));
     }
     const tornNote = torn
       ? " (the last line was cut off mid-write; new records start on a line of their own)"
@@ -396,6 +432,17 @@ export class Session {
   /** The folder of this session's saved tool outputs (`sessions/<id>/outputs`). */
   get outputDir(): string {
     return join(this.file.replace(/\.jsonl$/, ""), "outputs");
+  }
+
+  /** The folder of this session's subagent transcripts (`sessions/<id>/agents`). */
+  get agentDir(): string {
+    return join(this.file.replace(/\.jsonl$/, ""), "agents");
+  }
+
+  /** Record one subagent run (what `/agents` and `/usage` show). */
+  recordSubagent(record: SubagentRecord): void {
+    this.subagents.push(record);
+    this.#write({ type: "subagent", ...record });
   }
 
   /** The folder of this session's background shell logs (`sessions/<id>/shells`). */

@@ -1,7 +1,7 @@
 // navi's agent events as stream-json lines: Claude Code's `system`/`assistant`/`user`/`result` shapes (and
 // `stream_event` with partial messages), navi's own additions as `navi_*` types. docs/stream-json.schema.json
 // describes every line; tests validate what this writes against it.
-import type { AgentEvents, ResponseInfo } from "../agent/mod.ts";
+import type { AgentEvents, ResponseInfo, SubagentInfo } from "../agent/mod.ts";
 import type { Decision } from "../approval/mod.ts";
 import type { CompactionInfo } from "../context/mod.ts";
 import { RedactingStream, type Redactor } from "../output/mod.ts";
@@ -108,6 +108,21 @@ export class StreamJsonWriter {
       toolEnd: (call, outcome) => this.#toolEnd(call, outcome),
       notice: (text) => this.emit({ type: "navi_notice", text }),
       plan: (items) => this.emit({ type: "navi_plan", items: items.map((i) => ({ ...i })) }),
+      subagentStart: (info) => this.emit({ type: "navi_subagent", event: "start", ...subagentFields(info) }),
+      subagentEnd: (info, end) =>
+        this.emit({
+          type: "navi_subagent",
+          event: "end",
+          ...subagentFields(info),
+          ok: end.ok,
+          ...(end.error ? { error: end.error } : {}),
+          duration_ms: end.ms,
+          usage: {
+            input_tokens: end.usage.prompt_tokens,
+            cache_read_input_tokens: end.usage.cached_tokens,
+            output_tokens: end.usage.completion_tokens,
+          },
+        }),
       retry: (info) =>
         this.emit({
           type: "navi_retry",
@@ -305,4 +320,15 @@ export class StreamJsonWriter {
       compact_metadata: { trigger: info.reason === "manual" ? "manual" : "auto", pre_tokens: info.before },
     });
   }
+}
+
+/** The fields every `navi_subagent` line has. */
+function subagentFields(info: SubagentInfo) {
+  return {
+    n: info.n,
+    agent: info.agent,
+    description: info.description,
+    depth: info.depth,
+    ...(info.callId ? { tool_use_id: info.callId } : {}),
+  };
 }

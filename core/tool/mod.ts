@@ -28,6 +28,8 @@ export {
   type LoadedSkill,
   type SandboxedCommand,
   type SkillLoader,
+  type SubagentLauncher,
+  type SubagentRequest,
   type Tool,
   TOOL_NAME_PATTERN,
   type ToolContext,

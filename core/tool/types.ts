@@ -127,6 +127,24 @@ export interface ToolContext {
   todos?: TodoBoard;
   /** The Agent Skills the conversation knows (the `skill` tool loads them). */
   skills?: SkillLoader;
+  /** Starts subagents (the `task` tool); absent where subagents may not run. */
+  subagents?: SubagentLauncher;
+}
+
+/** What the `task` tool asks for: one subagent run. */
+export interface SubagentRequest {
+  /** The agent's name. */
+  agent: string;
+  /** A few words on the task, shown to the user. */
+  description: string;
+  /** The task, whole: the subagent's first user message. */
+  prompt: string;
+}
+
+/** Starts subagents for the `task` tool: a sub-conversation with a fresh context, to its final answer. */
+export interface SubagentLauncher {
+  /** Run one subagent to its end; never throws (a failure is `{ok: false, error}` with the partial answer). */
+  run(request: SubagentRequest, opts: { signal: AbortSignal; callId?: string }): Promise<ToolResult>;
 }
 
 /** Where a todo item stands. */

@@ -1,5 +1,12 @@
 import { join } from "node:path";
-import { deferralSettings, ToolDeferral, ToolPool, ToolRegistry } from "../../core/mod.ts";
+import {
+  AgentCatalog,
+  deferralSettings,
+  taskTool,
+  ToolDeferral,
+  ToolPool,
+  ToolRegistry,
+} from "../../core/mod.ts";
 import { builtinTools } from "../../tools/mod.ts";
 
 const SNAPSHOTS = join(import.meta.dirname!, "__snapshots__");
@@ -36,5 +43,15 @@ Deno.test("navi's call_tool and find_tools (sent after the built-ins) match the 
   await matchesSnapshot(
     "meta_tools.json",
     JSON.stringify(tools.slice(builtinTools().length), null, 2) + "\n",
+  );
+});
+
+Deno.test("the task tool with the built-in agents (sent after the built-ins) matches the reviewed snapshot", async () => {
+  const registry = new ToolRegistry();
+  for (const tool of builtinTools()) registry.register(tool);
+  registry.register(taskTool(AgentCatalog.builtin()));
+  await matchesSnapshot(
+    "task_tool.json",
+    JSON.stringify(registry.toOpenAITools().slice(builtinTools().length), null, 2) + "\n",
   );
 });

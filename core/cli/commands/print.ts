@@ -20,7 +20,7 @@ import { todoChecklist, withPlanChecklist } from "./todo.ts";
 import { firstRunHelp } from "../first_run.ts";
 import { SignalTrap } from "../signals.ts";
 import { makeStyle } from "../style.ts";
-import { usageJson } from "./usage.ts";
+import { subagentUsage, usageJson } from "./usage.ts";
 
 /** Options of `navi -p`. */
 export interface PrintOptions {
@@ -105,6 +105,7 @@ export async function printCommand(app: NaviApp, prompt: string, opts: PrintOpti
           usage: result.usage,
           ...turnCost(result.usage, { convo, prices: app.config.prices }),
           session_usage: usageJson(convo.agent.session.usage, app.config.prices),
+          subagent_usage: subagentUsage(convo.agent.session.subagents),
           session_id: convo.agent.session.meta.id,
           cache_hit_ratio: cache.hit_ratio,
           cache_breaks: cache.breaks,

@@ -1,4 +1,12 @@
-import { type ModelPrice, sessionCost, totalUsage, type Usage } from "../../mod.ts";
+import {
+  addUsage,
+  emptyUsage,
+  type ModelPrice,
+  sessionCost,
+  type SubagentRecord,
+  totalUsage,
+  type Usage,
+} from "../../mod.ts";
 import type { SlashCommand } from "../slash.ts";
 import { usageLine } from "./cache.ts";
 import { table } from "../style.ts";
@@ -19,6 +27,35 @@ export function usageJson(
     ...(cost ? { cost_usd: Number(cost.usd.toFixed(6)) } : {}),
     ...(cost?.partial ? { cost_partial: true } : {}),
   };
+}
+
+/** The tokens of a session's subagent runs, by model. */
+export function subagentsByModel(runs: readonly SubagentRecord[]): Record<string, Usage> {
+  const byModel: Record<string, Usage> = {};
+  for (const r of runs) addUsage(byModel[r.model] ??= emptyUsage(), r.usage);
+  return byModel;
+}
+
+/** The subagents' session totals for JSON output (counted apart from the conversation's own). */
+export function subagentUsage(
+  runs: readonly SubagentRecord[],
+  prices?: Record<string, ModelPrice>,
+): Usage & { runs: number; cost_usd?: number; cost_partial?: boolean } {
+  return { ...usageJson(subagentsByModel(runs), prices), runs: runs.length };
+}
+
+/** `/usage`: the conversation's table, then its subagents' (counted apart), when it ran any. */
+export function sessionUsageText(
+  session: { usage: Record<string, Usage>; subagents: readonly SubagentRecord[] },
+  prices: Record<string, ModelPrice> | undefined,
+): string {
+  const own = usageText(session.usage, prices);
+  if (!session.subagents.length) return own;
+  const n = session.subagents.length;
+  return `${own}
+
+subagents (${n} run${n === 1 ? "" : "s"}, not in the table above):
+${usageText(subagentsByModel(session.subagents), prices).replace(/\nno prices configured.*$/s, "")}`;
 }
 
 /**
@@ -79,6 +116,6 @@ export function usageSlashCommand(): SlashCommand {
     name: "/usage",
     help:
       "tokens used by this session (prompt, cached, output, reasoning) and the cost when config.json has prices",
-    run: (_a, ctx) => ctx.out.write(usageText(ctx.conversation().agent.session.usage, ctx.prices) + "\n"),
+    run: (_a, ctx) => ctx.out.write(sessionUsageText(ctx.conversation().agent.session, ctx.prices) + "\n"),
   };
 }

@@ -76,7 +76,7 @@ Deno.test("REPL: a deferred plugin tool shows in /tools, /cache reports the sess
     );
     assertMatch(
       r.stdout,
-      /4 requests · prompt \d+ tokens[^\n]*\nrequests that did not extend the previous request's prefix:\n {2}request 4: tools\[13\] \(plugin stamp\.js\)\n/,
+      /4 requests · prompt \d+ tokens[^\n]*\nrequests that did not extend the previous request's prefix:\n {2}request 4: tools\[14\] \(plugin stamp\.js\)\n/,
       "the compaction is the one cache break",
     );
   } finally {

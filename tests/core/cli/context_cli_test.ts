@@ -79,7 +79,7 @@ Deno.test("/context shows the window and what fills it; /context reload puts edi
       r.stdout,
       /window 20,000 tokens \(config\) · 4,096 kept for the answer · requests may carry 15,904 tokens/,
     );
-    assertMatch(r.stdout, /system prompt +\d+\nproject instructions +\d+\ntools: built-in \(11\) +[\d,]+\n/);
+    assertMatch(r.stdout, /system prompt +\d+\nproject instructions +\d+\ntools: built-in \(12\) +[\d,]+\n/);
     assertMatch(r.stdout, /free [\d,]+ tokens \(\d+%\); over that, navi compacts the conversation/);
     assertMatch(
       r.stdout,

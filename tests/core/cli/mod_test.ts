@@ -11,7 +11,7 @@ import {
 } from "../../helpers.ts";
 import { connectsMcp } from "../../../core/cli/early.ts";
 
-Deno.test("navi tools --json prints the eleven built-ins and call_tool, find_tools as OpenAI function tools", async () => {
+Deno.test("navi tools --json prints the twelve built-ins and call_tool, find_tools as OpenAI function tools", async () => {
   await using home = await tempDir();
   const r = await runNavi(["tools", "--json"], { home: home.path });
   assertEquals(r.code, 0, r.stderr);
@@ -29,6 +29,7 @@ Deno.test("navi tools --json prints the eleven built-ins and call_tool, find_too
     "kill_shell",
     "todo_write",
     "skill",
+    "task",
     "call_tool",
     "find_tools",
   ]);
@@ -46,7 +47,7 @@ Deno.test("navi tools prints a table with approval classes and a fingerprint", a
   const r = await runNavi(["tools"], { home: home.path });
   assertEquals(r.code, 0, r.stderr);
   assertMatch(r.stdout, /^bash\s+command\s+Runs a shell command/m);
-  assertMatch(r.stdout, /13 tools, mode ask, fingerprint [0-9a-f]{8}/);
+  assertMatch(r.stdout, /14 tools, mode ask, fingerprint [0-9a-f]{8}/);
 });
 
 Deno.test("an invalid config.json stops navi with exit 2 naming the file and field, without the key", async () => {

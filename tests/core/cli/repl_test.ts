@@ -21,7 +21,7 @@ Deno.test("the REPL reads piped prompts and commands until /exit", async () => {
         "/tools\nrun echo\n/model other-model\n/help\n/approval plan\n/clear\n/nope\n/exit\nnever sent\n",
     });
     assertEquals(r.code, 0, r.stderr);
-    assertMatch(r.stdout, /13 tools, fingerprint [0-9a-f]{8}/);
+    assertMatch(r.stdout, /14 tools, fingerprint [0-9a-f]{8}/);
     assertMatch(r.stdout, /● bash command="echo live-output"\nlive-output\n {2}⎿ ok \(exit_code 0\)/);
     assertEquals(r.stdout.split("live-output\n").length - 1, 1, "bash output printed once");
     assertMatch(r.stdout, /It printed live-output\.\n/);

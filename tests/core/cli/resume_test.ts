@@ -111,6 +111,7 @@ Deno.test("plan mode and feature gates shape the offered tools", async () => {
     "kill_shell",
     "todo_write",
     "skill",
+    "task",
     "call_tool",
     "find_tools",
   ]);

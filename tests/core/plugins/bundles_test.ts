@@ -70,7 +70,7 @@ Deno.test("navi plugins install shows what a bundle holds and refuses without a 
   );
 });
 
-Deno.test("an installed Claude Code plugin works as it is: its command, its PostToolUse hook, its MCP server", async () => {
+Deno.test("an installed Claude Code plugin works as it is: its command, its PostToolUse hook, its MCP server, its agent", async () => {
   await using home = await tempDir();
   await using ws = await tempDir();
   await using src = await tempDir();
@@ -93,6 +93,9 @@ Deno.test("an installed Claude Code plugin works as it is: its command, its Post
     assertEquals(r.stdout, "tidied\n");
     const first = server.requests[0].body.messages as Msg[];
     assertMatch(String(first.at(-1)?.content), /^Tidy the file a\.txt and report\./);
+    const tools = server.requests[0].body.tools as { function: { name: string; description: string } }[];
+    const task = tools.find((t) => t.function.name === "task");
+    assertMatch(String(task?.function.description), /\n {2}- reviewer: Reviews changes(\n|$)/);
     assertEquals(await Deno.readTextFile(join(ws.path, "a.txt")), "messy\nline\n");
     const last = (server.requests[2].body.messages as Msg[]).findLast((m) => m.role === "tool");
     assertMatch(String(last?.content), new RegExp(join(home.path, "plugins", "tidy-kit")));

@@ -1,5 +1,5 @@
 import { costOf, emptyUsage, parseConfig, sessionCost } from "../../../core/mod.ts";
-import { usageJson, usageText } from "../../../core/cli/commands/usage.ts";
+import { sessionUsageText, subagentUsage, usageJson, usageText } from "../../../core/cli/commands/usage.ts";
 import { assertEquals, assertThrows } from "../../helpers.ts";
 
 const u = (prompt: number, cached: number, out: number) => ({
@@ -37,4 +37,29 @@ Deno.test("config.json prices are validated", () => {
     /prices\.m\.input/,
   );
   assertThrows(() => parseConfig('{"prices": {"m": {"input": 1}}}', "c.json"), /prices\.m\.output/);
+});
+
+Deno.test("/usage counts a session's subagents apart, by model, after the conversation's own table", () => {
+  const run = (n: number, model: string, usage: ReturnType<typeof u>) => ({
+    n,
+    agent: "explore",
+    description: "d",
+    at: "2026-01-01T00:00:00.000Z",
+    ok: true,
+    ms: 10,
+    model,
+    usage,
+  });
+  const text = sessionUsageText({
+    usage: { big: u(1000, 800, 50) },
+    subagents: [run(1, "big", u(300, 100, 20)), run(2, "big", u(200, 150, 10))],
+  }, undefined);
+  const [own, subs] = text.split("\n\nsubagents (2 runs, not in the table above):\n");
+  assertEquals(own.split("\n")[1].split(/\s+/).slice(0, 4), ["big", "1000", "800", "50"]);
+  assertEquals(subs.split("\n")[1].split(/\s+/).slice(0, 4), ["big", "500", "250", "30"]);
+  assertEquals(subagentUsage([run(1, "big", u(300, 100, 20))]).prompt_tokens, 300);
+  assertEquals(
+    sessionUsageText({ usage: { big: u(1, 0, 1) }, subagents: [] }, undefined).includes("subagents"),
+    false,
+  );
 });

@@ -64,8 +64,13 @@ Deno.test(
       assert(arrays.every((a) => a === arrays[0]), "the same tools array in every request");
       const names = JSON.parse(arrays[0]).map((t: OpenAITool) => t.function.name);
       assertEquals(names.length, 64);
-      const navi = builtinTools().length + 2;
-      assertEquals(names.slice(0, navi), [...builtinTools().map((t) => t.name), "call_tool", "find_tools"]);
+      const navi = builtinTools().length + 3;
+      assertEquals(names.slice(0, navi), [
+        ...builtinTools().map((t) => t.name),
+        "task",
+        "call_tool",
+        "find_tools",
+      ]);
       assert(
         names.slice(navi).every((n: string) => n.startsWith("mcp__billing__")),
         "then MCP tools in order",
@@ -74,7 +79,7 @@ Deno.test(
       const first = llm.requests[0].body.messages as { content: string }[];
       assertMatch(
         first.at(-1)!.content,
-        /^<system-reminder>249 more tools are not in your tools list from billing \(49\), tracker \(100\), wiki \(100\)\. Find them with find_tools/,
+        /^<system-reminder>250 more tools are not in your tools list from billing \(50\), tracker \(100\), wiki \(100\)\. Find them with find_tools/,
       );
       const found = JSON.parse((llm.requests[1].body.messages as { content: string }[]).at(-1)!.content);
       const matches = found.tools.map((t: { name: string }) => t.name);

@@ -34,7 +34,7 @@ Deno.test("a typed plugin and three broken ones: tools --json, plugins, and -p c
   assertEquals(tools.code, 0, tools.stderr);
   const names = JSON.parse(tools.stdout).map((t: { function: { name: string } }) => t.function.name);
   assertEquals(names.at(-1), "word_count", "plugin tools come after the built-ins");
-  assertEquals(names.length, 14, "11 built-ins, call_tool, find_tools and the plugin's tool");
+  assertEquals(names.length, 15, "11 built-ins, task, call_tool, find_tools and the plugin's tool");
   assertEquals(tools.stderr.trim().split("\n").length, 3, "one warning line per broken plugin");
 
   const list = await runNavi(["plugins"], { home: home.path });
