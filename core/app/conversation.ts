@@ -112,13 +112,7 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
   const llm = new LlmClient(app.config, { provider, model, effort, env: app.env, clock });
   const hooked: { events?: AgentEvents } = {};
   const ask = askAnnounced(app, { ask: opts.ask, events: () => hooked.events });
-  const policy = new ApprovalPolicy({
-    mode: opts.approval ?? app.config.approval?.mode ?? "ask",
-    allow: app.config.approval?.allow,
-    deny: app.config.approval?.deny,
-    ask,
-    sandboxAllows: (tool) => tool === "bash" ? app.sandbox.autoAllows() : Promise.resolve(false),
-  });
+  const policy = conversationPolicy(app, { mode: opts.approval, ask });
   const { session, loaded, warnings } = openSession(app, { ...opts, llm, now });
   const { sandbox, shells, close: stopProcesses } = sessionProcesses(app, session);
   const hooks = sessionHooks(app, { session, policy, sandbox });
@@ -185,6 +179,17 @@ export function openConversation(app: NaviApp, opts: ConversationOptions): Conve
   const base = { agent, llm, policy, tools, warnings, shells, close, resumed: loaded !== undefined };
   const rewind = (req: RewindChoice) => ckpt.rewind(req, () => tools.deferral.coldPoint());
   return { ...base, workspace: app.workspace, checkpoints: ckpt.store, rewind };
+}
+
+/** The conversation's approval policy: its mode (else config.json's, else ask) and config.json's rules. */
+function conversationPolicy(app: NaviApp, opts: { mode?: ApprovalMode; ask?: AskUser }): ApprovalPolicy {
+  return new ApprovalPolicy({
+    mode: opts.mode ?? app.config.approval?.mode ?? "ask",
+    allow: app.config.approval?.allow,
+    deny: app.config.approval?.deny,
+    ask: opts.ask,
+    sandboxAllows: (tool) => tool === "bash" ? app.sandbox.autoAllows() : Promise.resolve(false),
+  });
 }
 
 /** The user's `ask`, its question redacted and announced first as a wait for the user (`waitingForUser`). */
