@@ -1,3 +1,6 @@
+// The Agent: the loop of one conversation's turns (requests, streamed answers, tool-call batches, compaction,
+// the turn's hooks). Over 300 lines because the class is the one owner of a turn's state; each step of a turn is
+// its own method, and the batch of tool calls lives in tool_calls.ts.
 import type { ApprovalPolicy } from "../approval/mod.ts";
 import type { CheckpointHooks } from "../checkpoints/mod.ts";
 import type { CompactionInfo, ContextKeeper, ContextView } from "../context/mod.ts";

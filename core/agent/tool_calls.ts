@@ -1,3 +1,6 @@
+// The one place every tool call passes: routing (deferred tools, call_tool), the PreToolUse hooks, approval,
+// checkpoints, concurrency, audit and the PostToolUse hooks. Over 300 lines because a call's path
+// through them is one sequence, kept in one class so that no kind of tool can skip a step.
 import type { RoutedCall } from "../toollist/mod.ts";
 import type { ApprovalPolicy, Decision } from "../approval/mod.ts";
 import {

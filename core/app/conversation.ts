@@ -1,3 +1,6 @@
+// A conversation: the session, tools array, context keeper, approval policy, hooks, checkpoints, background
+// shells and subagent host of one agent, wired in one place for every front. Over 300 lines because each part
+// is built here by its own small function; openConversation only joins them.
 import { Agent, type AgentEvents } from "../agent/mod.ts";
 import {
   Checkpoints,

@@ -1,3 +1,6 @@
+// Who approves a tool call: the approval modes, allow and deny rules, hooks' decisions, the session's grants
+// and the question put to the user. Over 300 lines because the order of those checks is the policy, kept in
+// one class.
 import { type CommandPattern, matchesCommand, parseCommandPattern } from "./command_rule.ts";
 import type { ApprovalMode } from "../config/mod.ts";
 import { globToRegExp } from "../workspace/mod.ts";

@@ -1,3 +1,5 @@
+// The REPL's line editor: keys to edits, history, Tab completion, multi-line input, redraw within the window.
+// Over 300 lines because the editor is one state machine over one buffer.
 import type { History } from "./history.ts";
 import type { Key } from "./keys.ts";
 import { layout, LineBuffer } from "./line_buffer.ts";

@@ -1,3 +1,6 @@
+// How the REPL prints a turn: streamed text and reasoning, tool calls and their results, subagents' lines,
+// compaction and error lines, all through the output sink. Over 300 lines because the renderer is one object
+// that owns the screen's state during a turn.
 import {
   type AgentEvents,
   ApiError,

@@ -1,3 +1,6 @@
+// The REPL's slash commands: the narrow context they get (SlashContext), the table of built-in commands, Tab
+// completion and /help. Over 300 lines because the table is navi's whole slash surface in one place; each
+// command's work lives in commands/.
 import {
   type AgentDefinition,
   APPROVAL_MODES,

@@ -1,3 +1,6 @@
+// The plugin loader of an app: discovery, compilation, definitions (cached, read from the source or from a
+// registration worker), workers started on demand, reloads and the plugins' hooks. Over 300 lines because
+// the loader is the one owner of every plugin's entry; each step is its own method.
 import type { Clock } from "../clock/mod.ts";
 import type { PluginSettings } from "../config/mod.ts";
 import type { PluginPermissions } from "./api.ts";

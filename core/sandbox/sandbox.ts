@@ -1,3 +1,6 @@
+// The sandbox of an app (`Sandbox`: its settings, its start-up check, how a command is wrapped) and of one
+// session (`SessionSandbox`: the session's network namespace). Over 300 lines because the wrapping rules
+// (writable paths, .git guards, network, seccomp) belong together: each is its own method.
 import { isAbsolute, join, resolve } from "node:path";
 import { isInside } from "../workspace/mod.ts";
 import type { SandboxMode, SandboxSettings } from "../config/mod.ts";

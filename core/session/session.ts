@@ -1,3 +1,6 @@
+// A session: its JSONL records written as the conversation goes (messages, tool arrays, requests, audit, usage,
+// checkpoints), read back for a resume, a fork or a subagent's transcript. Over 300 lines because the record
+// format has one writer and one reader, kept side by side so that they cannot drift.
 import { dirname, join } from "node:path";
 import type { OpenAITool, TodoItem } from "../tool/mod.ts";
 import { acquireLock, type HeldLock, inUse } from "./lock.ts";

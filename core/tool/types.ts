@@ -1,3 +1,6 @@
+// The types a tool and its caller share: approval classes, results, the context a call gets (files, commands,
+// sandbox, shells, subagents, checkpoints). Over 300 lines because it is the whole contract of tools/ with the
+// engine, in types only.
 import type { z } from "zod";
 
 /** How much a tool can change: decides who must approve a call. */
