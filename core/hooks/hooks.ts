@@ -76,14 +76,15 @@ export class Hooks {
   async setPluginHooks(specs: readonly PluginHookSpec[]): Promise<string[]> {
     this.#plugins = [];
     if (!specs.length) return [];
-    const { compileMatcher } = await import("./matcher.ts");
+    const { compileMatcher, expressionsFor } = await import("./matcher.ts");
+    const re2 = await expressionsFor(specs.map((s) => s.matcher));
     const problems: string[] = [];
     for (const spec of specs) {
       if (!(HOOK_EVENTS as readonly string[]).includes(spec.event)) {
         problems.push(`plugin ${spec.plugin}: navi.on(${JSON.stringify(spec.event)}): no such hook event`);
         continue;
       }
-      const m = compileMatcher(spec.matcher);
+      const m = compileMatcher(spec.matcher, re2);
       if ("error" in m) {
         problems.push(`plugin ${spec.plugin}: navi.on(${JSON.stringify(spec.event)}): ${m.error}`);
         continue;

@@ -1,7 +1,7 @@
 // Reading hooks from settings files: Claude Code's `"hooks"` shape, checked entry by entry; every problem is one
 // line naming `file:line`, and a file with problems still loads its good entries.
 import { jsonErrorAt } from "./json_error.ts";
-import { compileMatcher } from "./matcher.ts";
+import { compileMatcher, type Expressions, expressionsFor } from "./matcher.ts";
 import { type CommandHook, HOOK_EVENTS, type HookEvent, type HookSource, type SkippedHook } from "./types.ts";
 
 /** One settings file that may hold hooks, with its text. */
@@ -63,7 +63,8 @@ function jsonProblem(file: HookFile): string {
 }
 
 /** Read the hooks of `files`, in order. */
-export function loadHookFiles(files: readonly HookFile[]): LoadedHooks {
+export async function loadHookFiles(files: readonly HookFile[]): Promise<LoadedHooks> {
+  const re2 = await expressionsFor(matchersIn(files));
   const out: LoadedHooks = { hooks: [], skipped: [], problems: [] };
   for (const file of files) {
     let raw: unknown;
@@ -88,15 +89,34 @@ export function loadHookFiles(files: readonly HookFile[]): LoadedHooks {
       continue;
     }
     for (const [event, groups] of Object.entries(section)) {
-      readEvent(file, { event, groups, lines: lines, after: start, out });
+      readEvent(file, { event, groups, lines: lines, after: start, out, re2 });
     }
   }
   return out;
 }
 
+/** Every `matcher` value in `files` (those that parse), to know before reading them whether re2js is needed. */
+function* matchersIn(files: readonly HookFile[]): Generator<unknown> {
+  for (const file of files) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(file.text);
+    } catch {
+      continue;
+    }
+    const obj = (raw ?? {}) as Record<string, unknown>;
+    const section = (file.bare && !("hooks" in obj) ? obj : obj.hooks) as Record<string, unknown> | undefined;
+    for (const groups of Object.values(section && typeof section === "object" ? section : {})) {
+      for (const g of Array.isArray(groups) ? groups : []) {
+        yield (g as Record<string, unknown> | null)?.matcher;
+      }
+    }
+  }
+}
+
 function readEvent(
   file: HookFile,
-  at: { event: string; groups: unknown; lines: Lines; after: number; out: LoadedHooks },
+  at: { event: string; groups: unknown; lines: Lines; after: number; out: LoadedHooks; re2?: Expressions },
 ): void {
   const { event, groups, lines, out } = at;
   const eventLine = lines.next(event, at.after);
@@ -122,7 +142,7 @@ function readEvent(
       out.problems.push(`${where(line)}: ${name}.matcher must be a string`);
       continue;
     }
-    const matcher = compileMatcher(g.matcher as string | undefined);
+    const matcher = compileMatcher(g.matcher as string | undefined, at.re2);
     if ("error" in matcher) {
       out.problems.push(`${where(line)}: ${name}: ${matcher.error}; its hooks are not loaded`);
       continue;

@@ -27,8 +27,8 @@ const DOCS_EXAMPLE = `{
   }
 }`;
 
-Deno.test("the documentation's example loads as written: event, matcher, command, timeout in seconds, line", () => {
-  const { hooks, problems, skipped } = loadHookFiles([file(DOCS_EXAMPLE)]);
+Deno.test("the documentation's example loads as written: event, matcher, command, timeout in seconds, line", async () => {
+  const { hooks, problems, skipped } = await loadHookFiles([file(DOCS_EXAMPLE)]);
   assertEquals(problems, []);
   assertEquals(skipped, []);
   assertEquals(
@@ -42,7 +42,7 @@ Deno.test("the documentation's example loads as written: event, matcher, command
   assertEquals(hooks[0].matches("Edit"), false);
 });
 
-Deno.test("an invalid matcher is one line naming file:line; the file's other entries still load", () => {
+Deno.test("an invalid matcher is one line naming file:line; the file's other entries still load", async () => {
   const text = `{
   "hooks": {
     "PreToolUse": [
@@ -51,7 +51,7 @@ Deno.test("an invalid matcher is one line naming file:line; the file's other ent
     ]
   }
 }`;
-  const { hooks, problems } = loadHookFiles([file(text)]);
+  const { hooks, problems } = await loadHookFiles([file(text)]);
   assertEquals(hooks.map((h) => h.command), ["b"]);
   assertEquals(problems.length, 1);
   assertEquals(
@@ -64,20 +64,20 @@ Deno.test("an invalid matcher is one line naming file:line; the file's other ent
   assertEquals(problems[0].endsWith("its hooks are not loaded"), true);
 });
 
-Deno.test("bad JSON is one line with the line of the error; nothing of that file loads", () => {
-  const { hooks, problems } = loadHookFiles([file('{\n  "hooks": {\n    "Stop": [,]\n  }\n}')]);
+Deno.test("bad JSON is one line with the line of the error; nothing of that file loads", async () => {
+  const { hooks, problems } = await loadHookFiles([file('{\n  "hooks": {\n    "Stop": [,]\n  }\n}')]);
   assertEquals(hooks, []);
   assertEquals(problems.length, 1);
   assertEquals(problems, [
     "/repo/.claude/settings.json:3: not valid JSON (expected a value); its hooks are not loaded",
   ]);
-  const cut = loadHookFiles([file('{\n  "hooks": {\n    "Stop": []\n')]).problems;
+  const cut = (await loadHookFiles([file('{\n  "hooks": {\n    "Stop": []\n')])).problems;
   assertEquals(cut, [
     '/repo/.claude/settings.json:4: not valid JSON (expected "," or "}"); its hooks are not loaded',
   ]);
 });
 
-Deno.test("wrong shapes are named by their path in the file", () => {
+Deno.test("wrong shapes are named by their path in the file", async () => {
   const text = JSON.stringify({
     hooks: {
       PreToolUse: { matcher: "Bash" },
@@ -88,7 +88,7 @@ Deno.test("wrong shapes are named by their path in the file", () => {
       ],
     },
   });
-  const { problems } = loadHookFiles([file(text)]);
+  const { problems } = await loadHookFiles([file(text)]);
   const f = "/repo/.claude/settings.json:1";
   assertEquals(problems, [
     `${f}: hooks.PreToolUse must be a list of { "matcher", "hooks" } entries`,
@@ -100,14 +100,14 @@ Deno.test("wrong shapes are named by their path in the file", () => {
   ]);
 });
 
-Deno.test("events and hook types navi does not run are listed as skipped, not errors", () => {
+Deno.test("events and hook types navi does not run are listed as skipped, not errors", async () => {
   const text = JSON.stringify({
     hooks: {
       PermissionRequest: [{ hooks: [{ type: "command", command: "x" }] }],
       Stop: [{ hooks: [{ type: "prompt", prompt: "Is the work done?" }] }],
     },
   });
-  const { hooks, problems, skipped } = loadHookFiles([file(text)]);
+  const { hooks, problems, skipped } = await loadHookFiles([file(text)]);
   assertEquals([hooks, problems], [[], []]);
   assertEquals(skipped.map((s) => [s.event, s.why]), [
     ["PermissionRequest", "navi has no such event"],
@@ -115,7 +115,7 @@ Deno.test("events and hook types navi does not run are listed as skipped, not er
   ]);
 });
 
-Deno.test("confinement: project hooks always run confined; user hooks only when they ask; network on request", () => {
+Deno.test("confinement: project hooks always run confined; user hooks only when they ask; network on request", async () => {
   const text = JSON.stringify({
     hooks: {
       Stop: [{
@@ -127,13 +127,21 @@ Deno.test("confinement: project hooks always run confined; user hooks only when 
       }],
     },
   });
-  const confined = (level: "user" | "project") =>
-    loadHookFiles([file(text, level)]).hooks.map((h) => [h.command, h.confined, h.network]);
-  assertEquals(confined("user"), [["plain", false, false], ["boxed", true, true], ["escape", false, false]]);
-  assertEquals(confined("project"), [["plain", true, false], ["boxed", true, true], ["escape", true, false]]);
+  const confined = async (level: "user" | "project") =>
+    (await loadHookFiles([file(text, level)])).hooks.map((h) => [h.command, h.confined, h.network]);
+  assertEquals(await confined("user"), [["plain", false, false], ["boxed", true, true], [
+    "escape",
+    false,
+    false,
+  ]]);
+  assertEquals(await confined("project"), [["plain", true, false], ["boxed", true, true], [
+    "escape",
+    true,
+    false,
+  ]]);
 });
 
-Deno.test("a plugin bundle's hooks.json: the bare object or { hooks }, ${CLAUDE_PLUGIN_ROOT} expanded", () => {
+Deno.test("a plugin bundle's hooks.json: the bare object or { hooks }, ${CLAUDE_PLUGIN_ROOT} expanded", async () => {
   const source = {
     file: "/p/hooks/hooks.json",
     level: "user" as const,
@@ -143,7 +151,7 @@ Deno.test("a plugin bundle's hooks.json: the bare object or { hooks }, ${CLAUDE_
   const bare = { path: "/p/hooks/hooks.json", source, bare: true };
   const cmd = { type: "command", command: "${CLAUDE_PLUGIN_ROOT}/scripts/fmt.sh" };
   for (const text of [{ PostToolUse: [{ hooks: [cmd] }] }, { hooks: { PostToolUse: [{ hooks: [cmd] }] } }]) {
-    const { hooks, problems } = loadHookFiles([{ ...bare, text: JSON.stringify(text) }]);
+    const { hooks, problems } = await loadHookFiles([{ ...bare, text: JSON.stringify(text) }]);
     assertEquals(problems, []);
     assertEquals(hooks.map((h) => h.command), ["/p/scripts/fmt.sh"]);
   }
