@@ -144,7 +144,9 @@ Deno.test("the REPL screen under a real terminal: a key split across streamed pi
       "instead, again",
     );
     await term.keys("Enter");
-    await shows("END-OF-ANSWER", "the answer");
+    // The answer's last line shows as it streams, then in its rendered form: wait for that one.
+    const rendered = /\[redacted\] osc\s+\\x1b\]52;c;ZXZpbA==\\x07\\x1b\]2;pwned\\x07\\x1b\[2J after/;
+    await until(async () => rendered.test(await term.screen()), 30_000, "the answer, rendered");
     const screen = await term.screen();
     assert(!screen.includes(KEY) && !screen.includes(KEY.slice(0, 12)), screen);
     assertMatch(screen, /bash wants to run:\n\s+│ echo \[redacted\]/);
@@ -153,7 +155,7 @@ Deno.test("the REPL screen under a real terminal: a key split across streamed pi
       /write_file wants to create .*evil\\x1b\]2;pwned\\x07\.txt \(1 lines, 1 B\) \(outside the\s+workspace:/,
     );
     assertEquals(screen.split("write_file wants to").length, 2, "asked once");
-    assertMatch(screen, /\[redacted\] osc\s+\\x1b\]52;c;ZXZpbA==\\x07\\x1b\]2;pwned\\x07\\x1b\[2J after/);
+    assertMatch(screen, rendered);
     assertMatch(screen, /tell me/, "the screen was not cleared");
     assertEquals(await term.buffers(), "", "no clipboard write");
     assertEquals(await term.title(), titleBefore, "the title is unchanged");
