@@ -140,8 +140,7 @@ export class MarkdownStream {
       return;
     }
     parts[0] = this.#partial + parts[0];
-    this.#erasePartial();
-    this.#write(parts.map((line) => this.#line(line)).join(""));
+    this.#write(this.#erasePartial() + parts.map((line) => this.#line(line)).join(""));
     this.#partial = last;
     if (last) this.#write(printable(last));
   }
@@ -149,16 +148,18 @@ export class MarkdownStream {
   /** The answer ended (or was interrupted): render what is left of the last line (and a held table); the
    * cursor ends at the start of a line. */
   end(): void {
-    this.#erasePartial();
+    const erase = this.#erasePartial();
     const rest = this.#partial ? this.#line(this.#partial) : "";
     this.#partial = "";
-    this.#write(rest + this.#flushTable());
+    this.#write(erase + rest + this.#flushTable());
   }
 
-  #erasePartial(): void {
-    if (!this.#partial) return;
+  /** What erases the streamed partial line ("" when there is none); written with its replacement in one write,
+   * so that no screen ever shows the line gone. */
+  #erasePartial(): string {
+    if (!this.#partial) return "";
     const rows = wrapText(this.#redact(printable(this.#partial)), this.#columns()).length;
-    this.#write("\r" + (rows > 1 ? `\x1b[${rows - 1}A` : "") + "\x1b[J");
+    return "\r" + (rows > 1 ? `\x1b[${rows - 1}A` : "") + "\x1b[J";
   }
 
   /** The rendered rows for one complete source line, each ending in a newline ("" while a table is held). */
