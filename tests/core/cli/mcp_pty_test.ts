@@ -50,9 +50,11 @@ Deno.test("REPL: Tab completes /mcp:<server>:<prompt> and @<server>:<uri>; a mis
     await type("Berlin", "Enter");
     await until(() => llm.requests.length === 1, 10_000, "the prompt's turn");
     assertEquals(userMessages(llm.requests[0].body).at(-1), "What's weather in Berlin?");
+    // Type the next line only once that turn is over: keys typed while a turn runs are not completed.
+    await until(async () => /noted\n[\s\S]*›/.test(await screen()), 10_000, "the answer and the next prompt");
 
     await type("read @everything:demo://resource/static/document/featu", "Tab");
-    await until(async () => (await screen()).includes("document/features.md"), 5000, "mention completion");
+    await until(async () => (await screen()).includes("document/features.md"), 15_000, "mention completion");
     await type("Enter");
     await until(() => llm.requests.length === 2, 10_000, "the mention's turn");
     const sent = userMessages(llm.requests[1].body).at(-1)!;
