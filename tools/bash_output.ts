@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineTool, ToolError } from "../core/mod.ts";
+import { defineTool, type ToolContext, ToolError } from "../core/mod.ts";
 
 export default defineTool({
   name: "bash_output",
@@ -18,18 +18,7 @@ export default defineTool({
     if (!ctx.shells) throw new ToolError("Background shells are not available here");
     const keep = filter ? await lineFilter(filter) : undefined;
     const report = await ctx.shells.read(id, { keep });
-    if (!report) {
-      const log = ctx.shells.earlier?.(id);
-      if (log) {
-        throw new ToolError(
-          `${id} belonged to an earlier run of this session and was stopped when that run ended; its output is in ${log} (read_file)`,
-        );
-      }
-      const ids = ctx.shells.list().map((s) => s.id);
-      throw new ToolError(
-        `No background shell ${id} in this session${ids.length ? ` (shells: ${ids.join(", ")})` : ""}`,
-      );
-    }
+    if (!report) throw unknownShell(id, ctx.shells);
     return { ok: true, ...report };
   },
 });
@@ -46,4 +35,18 @@ async function lineFilter(pattern: string): Promise<(line: string) => boolean> {
         "backreferences are not available",
     );
   }
+}
+
+/** The error for a shell id the session does not have: one of an earlier run (its log), or the ids there are. */
+export function unknownShell(id: string, shells: NonNullable<ToolContext["shells"]>): ToolError {
+  const log = shells.earlier?.(id);
+  if (log) {
+    return new ToolError(
+      `${id} belonged to an earlier run of this session and was stopped when that run ended; its output is in ${log} (read_file)`,
+    );
+  }
+  const ids = shells.list().map((s) => s.id);
+  return new ToolError(
+    `No background shell ${id} in this session${ids.length ? ` (shells: ${ids.join(", ")})` : ""}`,
+  );
 }

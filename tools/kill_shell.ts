@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineTool, ToolError } from "../core/mod.ts";
+import { unknownShell } from "./bash_output.ts";
 
 export default defineTool({
   name: "kill_shell",
@@ -15,18 +16,7 @@ export default defineTool({
   async handler({ id }, ctx) {
     if (!ctx.shells) throw new ToolError("Background shells are not available here");
     const report = await ctx.shells.kill(id);
-    if (!report) {
-      const log = ctx.shells.earlier?.(id);
-      if (log) {
-        throw new ToolError(
-          `${id} belonged to an earlier run of this session and was stopped when that run ended; its output is in ${log} (read_file)`,
-        );
-      }
-      const ids = ctx.shells.list().map((s) => s.id);
-      throw new ToolError(
-        `No background shell ${id} in this session${ids.length ? ` (shells: ${ids.join(", ")})` : ""}`,
-      );
-    }
+    if (!report) throw unknownShell(id, ctx.shells);
     return { ok: true, ...report };
   },
 });

@@ -1,5 +1,6 @@
 // Project instructions: AGENTS.md (or CLAUDE.md) files that tell the model how to work in a repository.
-import { dirname, join, relative, resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { dirsDown, gitRoot } from "../workspace/mod.ts";
 
 /** The most instruction text a session carries (all files together), in bytes. */
 export const INSTRUCTIONS_CAP_BYTES = 32 * 1024;
@@ -33,27 +34,6 @@ function readIfFile(path: string): string | undefined {
   }
 }
 
-/** The nearest directory at or above `dir` that holds `.git` (a directory or a worktree's file). */
-export function gitRoot(dir: string): string | undefined {
-  for (let d = resolve(dir);; d = dirname(d)) {
-    try {
-      Deno.statSync(join(d, ".git"));
-      return d;
-    } catch { /* keep climbing */ }
-    if (dirname(d) === d) return undefined;
-  }
-}
-
-/** Directories from `top` down to `dir` (both included), top first. */
-function chain(top: string, dir: string): string[] {
-  const rel = relative(top, dir);
-  if (!rel) return [top];
-  const dirs = [top];
-  let d = top;
-  for (const part of rel.split("/")) dirs.push(d = join(d, part));
-  return dirs;
-}
-
 /**
  * The instruction files that apply in `workspace`: `$NAVI_HOME/AGENTS.md` (the user's own), then from the git
  * root (or the workspace itself outside a repository) down to the workspace, per directory its `AGENTS.md`,
@@ -65,7 +45,7 @@ export function findInstructionFiles(opts: { workspace: string; home: string }):
   const ownText = readIfFile(own);
   if (ownText !== undefined) files.push({ path: own, text: ownText });
   const workspace = resolve(opts.workspace);
-  for (const dir of chain(gitRoot(workspace) ?? workspace, workspace)) {
+  for (const dir of dirsDown(gitRoot(workspace) ?? workspace, workspace)) {
     for (const name of ["AGENTS.md", "CLAUDE.md"]) {
       const path = join(dir, name);
       const text = readIfFile(path);

@@ -6,7 +6,6 @@
 export { COMPACT_PROMPT, compactedView, fitForSummary, headLength, summaryMessage } from "./compaction.ts";
 export {
   findInstructionFiles,
-  gitRoot,
   type InstructionFile,
   type Instructions,
   INSTRUCTIONS_CAP_BYTES,

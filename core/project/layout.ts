@@ -1,6 +1,7 @@
 // Where a project's folders are: `.navi/` (and, with the compat switches, `.claude/`, `.agents/`, `.mcp.json`)
 // in each directory from the git root (or the workspace) down to the workspace, and the user's own twins.
-import { dirname, join, relative, resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { dirsDown, gitRoot } from "../workspace/mod.ts";
 import type { CompatSettings } from "../config/mod.ts";
 
 /** Whose folders these are: the other agents' names or navi's own. */
@@ -53,31 +54,15 @@ function isFile(path: string): boolean {
   }
 }
 
-/** The nearest directory at or above `dir` that holds `.git` (a directory, or a worktree's file). */
+/** The nearest directory at or above `dir` that holds `.git` (a directory, or a worktree's file), else `dir`. */
 export function projectRoot(dir: string): string {
-  const start = resolve(dir);
-  for (let d = start;; d = dirname(d)) {
-    try {
-      Deno.statSync(join(d, ".git"));
-      return d;
-    } catch { /* keep climbing */ }
-    if (dirname(d) === d) return start;
-  }
-}
-
-function chain(top: string, dir: string): string[] {
-  const rel = relative(top, dir);
-  if (!rel) return [top];
-  const dirs = [top];
-  let d = top;
-  for (const part of rel.split("/")) dirs.push(d = join(d, part));
-  return dirs;
+  return gitRoot(dir) ?? resolve(dir);
 }
 
 /** The `.navi/config.json` files from the project root down to `workspace`, root first. */
 export function projectConfigFiles(workspace: string): string[] {
   const ws = resolve(workspace);
-  return chain(projectRoot(ws), ws).map((d) => join(d, ".navi", "config.json")).filter(isFile);
+  return dirsDown(projectRoot(ws), ws).map((d) => join(d, ".navi", "config.json")).filter(isFile);
 }
 
 /**
@@ -90,7 +75,7 @@ export function findProject(
 ): ProjectLayout {
   const ws = resolve(workspace);
   const root = projectRoot(ws);
-  const dirs = chain(root, ws);
+  const dirs = dirsDown(root, ws);
   const compat = { claude: opts.compat?.claude ?? true, agents: opts.compat?.agents ?? true };
   const kinds: [FolderKind, string][] = [["navi", ".navi"]];
   if (compat.claude) kinds.push(["claude", ".claude"]);

@@ -4,4 +4,4 @@
  * @module
  */
 export { globToRegExp, looksBinary, walkFiles } from "./files.ts";
-export { displayPath, isInside, resolveInWorkspace } from "./paths.ts";
+export { dirsDown, displayPath, gitRoot, isInside, resolveInWorkspace } from "./paths.ts";

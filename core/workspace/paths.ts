@@ -7,6 +7,27 @@ export function isInside(root: string, target: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel) && rel.split(sep)[0] !== "..");
 }
 
+/** The nearest directory at or above `dir` that holds `.git` (a directory, or a worktree's file). */
+export function gitRoot(dir: string): string | undefined {
+  for (let d = resolve(dir);; d = dirname(d)) {
+    try {
+      Deno.statSync(join(d, ".git"));
+      return d;
+    } catch { /* keep climbing */ }
+    if (dirname(d) === d) return undefined;
+  }
+}
+
+/** The directories from `top` down to `dir` (both included, `dir` at or below `top`), top first. */
+export function dirsDown(top: string, dir: string): string[] {
+  const rel = relative(top, dir);
+  if (!rel) return [top];
+  const dirs = [top];
+  let d = top;
+  for (const part of rel.split(sep)) dirs.push(d = join(d, part));
+  return dirs;
+}
+
 const MAX_LINKS = 40;
 
 /**
